@@ -1,0 +1,189 @@
+# The kit's one Makefile: builds common/, every lab against solutions/ and against
+# your labs/, the grader and the tests, out of tree in $(BUILD). `make help` lists
+# the targets; V=1 shows the commands.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+BUILD ?= build
+SMS ?= 90
+V ?= 0
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc),nvcc)
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+
+# Machine code for each SM in SMS, plus PTX of the newest so later GPUs can JIT it.
+GENCODE := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm)) \
+           -gencode arch=compute_$(lastword $(SMS)),code=compute_$(lastword $(SMS))
+CFLAGS ?= -O2 -g
+NVCCFLAGS ?= -O2 -g
+KIT_CFLAGS := -std=c11 -Wall -Wextra -Icommon -Igrader -MMD -MP
+KIT_NVFLAGS := -std=c++17 $(GENCODE) -Icommon -Xcompiler -Wall,-Wextra -MMD -MP
+
+ifeq ($(V),1)
+Q :=
+say := @true
+else
+Q := @
+say := @printf '  %-8s %s\n'
+endif
+
+# ---- what there is -------------------------------------------------------------
+LABS := $(sort $(patsubst labs/%/grading.spec,%,$(wildcard labs/*/grading.spec)))
+SOLUTION_FILES := $(sort $(wildcard solutions/*/*.cuh))
+LIBKIT := $(BUILD)/libkit.a
+LIBKITTEST := $(BUILD)/libkittest.a
+GRADER := $(BUILD)/grader/grader
+SKELGEN := $(BUILD)/grader/skelgen
+
+LIBKIT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wildcard common/*.c))) \
+               $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
+GRADER_LIB_OBJS := $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o
+
+LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
+SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
+STUDENT_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test)
+KIT_TESTS := $(BUILD)/tests/test_common $(BUILD)/tests/test_cuda $(BUILD)/tests/test_skel \
+             $(BUILD)/tests/test_grader $(BUILD)/tests/test_selftest
+
+# LAB=01 or LAB=01-sequential-merge picks one lab folder.
+LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
+
+.PHONY: all help test grade check run skeletons deps clean
+all: $(LIBKIT) $(GRADER) $(SKELGEN) $(LAB_DRIVERS)
+
+help:
+	@echo "Targets:"
+	@echo "  make                 build the library, the grader and every lab's driver"
+	@echo "  make test            the kit's own tests (CUnit), with a closing pass/fail line"
+	@echo "  make grade           grade solutions/ (must score 100%); SUBMISSION=dir grades a submission,"
+	@echo "                       LAB=NN restricts it to one lab"
+	@echo "  make check LAB=NN    build your labs/NN-* file and run that lab's public tests"
+	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
+	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
+	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
+	@echo "  make clean           remove $(BUILD)/"
+	@echo "Variables: SMS=\"$(SMS)\" (GPU architectures), NVCC=$(NVCC), BUILD=$(BUILD), V=1 (show commands)"
+
+deps:
+	@bash mk/deps.sh
+
+# ---- compiling -----------------------------------------------------------------
+$(BUILD)/obj/%.o: %.c
+	$(say) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(KIT_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cu
+	$(say) NVCC $<
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) -MF $(@:.o=.d) -c $< -o $@
+
+# A lab's harness is built twice: against the reference solution (solutions/NN-*)
+# and against your file (labs/NN-*). $(1) is the folder whose copy it includes.
+define compile_lab
+$(say) NVCC "$< (with $(1)/$*)"
+@mkdir -p $(@D)
+$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) -I$(1)/$* -MF $(@:.o=.d) -c $< -o $@
+endef
+$(BUILD)/labs/sol/%/driver.o: labs/%/harness/driver.cu
+	$(call compile_lab,solutions)
+$(BUILD)/labs/sol/%/test_lab.o: labs/%/harness/test_lab.cu
+	$(call compile_lab,solutions)
+$(BUILD)/labs/student/%/driver.o: labs/%/harness/driver.cu
+	$(call compile_lab,labs)
+$(BUILD)/labs/student/%/test_lab.o: labs/%/harness/test_lab.cu
+	$(call compile_lab,labs)
+
+# ---- linking -------------------------------------------------------------------
+$(LIBKIT): $(LIBKIT_OBJS)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBKITTEST): $(BUILD)/obj/common/kit_test.o
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/labs/%/driver: $(BUILD)/labs/%/driver.o $(LIBKIT)
+	$(say) LINK $@
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@
+
+$(BUILD)/labs/%/test: $(BUILD)/labs/%/test_lab.o $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	$(Q)$(NVCC) $(GENCODE) $^ -lcunit -o $@
+
+$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -o $@
+
+$(SKELGEN): $(BUILD)/obj/grader/skelgen.o $(BUILD)/obj/grader/skel.o
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -o $@
+
+$(BUILD)/tests/test_common: $(BUILD)/obj/common/tests/test_common.o $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -lcunit -o $@
+
+$(BUILD)/tests/test_cuda: $(BUILD)/obj/common/tests/test_cuda.o $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(GENCODE) $^ -lcunit -o $@
+
+$(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/grader/skel.o $(LIBKITTEST)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -lcunit -o $@
+
+$(BUILD)/tests/test_grader: $(BUILD)/obj/grader/tests/test_grader.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -lcunit -o $@
+
+$(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -lcunit -o $@
+
+# ---- the jobs ------------------------------------------------------------------
+test:
+	@bash mk/deps.sh
+	@$(MAKE) --no-print-directory $(KIT_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(GRADER) $(SKELGEN) $(LAB_DRIVERS)
+	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) \
+	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(SOL_TESTS) \
+	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)"
+
+grade:
+	@bash mk/deps.sh
+	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT)
+	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" \
+	  $(if $(SUBMISSION),--submission "$(SUBMISSION)",--expect 100) $(if $(LAB),--lab "$(LAB)")
+
+# The student's loop: your labs/NN-* file, that lab's public tests.
+check:
+	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
+	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
+	@bash mk/deps.sh
+	@$(MAKE) --no-print-directory $(BUILD)/labs/student/$(LABDIR)/test
+	$(Q)$(BUILD)/labs/student/$(LABDIR)/test
+
+run:
+	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
+	  echo "make run: say which lab, e.g. make run LAB=01 ARGS=\"--print\" (labs: $(LABS))" >&2; exit 2; fi
+	@$(MAKE) --no-print-directory $(BUILD)/labs/student/$(LABDIR)/driver
+	$(Q)$(BUILD)/labs/student/$(LABDIR)/driver $(ARGS)
+
+skeletons: $(SKELGEN)
+	$(Q)for f in $(SOLUTION_FILES); do \
+	  out=labs/$${f#solutions/}; $(SKELGEN) $$f $$out && echo "  SKEL     $$out" || exit 1; done
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,24 @@
+/*
+ * The map of common/: include this one header to get the whole host library.
+ *   kit_types.h  key types (int32, int64, kit_kv32) and KIT_HD
+ *   kit_lab.h    what a student file may use: the "not implemented" marker
+ *   kit_gen.h    seeded generators for arrays and merge inputs
+ *   kit_ref.h    trusted CPU references: stable merge, co-rank, verification
+ *   kit_timer.h  host timer
+ *   kit_cli.h    the options every lab driver shares
+ *   kit_proto.h  the request/reply files between the grader and a lab runner
+ *   kit_cuda.h   CUDA_CHECK, the GPU probe and the event timer (.cu files only)
+ *   kit_test.h   the CUnit layer of the kit's tests
+ */
+#ifndef KIT_H
+#define KIT_H
+
+#include "kit_cli.h"
+#include "kit_gen.h"
+#include "kit_lab.h"
+#include "kit_proto.h"
+#include "kit_ref.h"
+#include "kit_timer.h"
+#include "kit_types.h"
+
+#endif

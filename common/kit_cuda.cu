@@ -1,0 +1,44 @@
+/* The kit's GPU probe and CUDA-event timer. */
+#include <string.h>
+
+#include "kit_cuda.h"
+
+int kit_sync_launches(void)
+{
+    const char *v = getenv("KIT_SYNC_LAUNCHES");
+    return v != NULL && strcmp(v, "0") != 0;
+}
+
+int kit_gpu_count(char *why, size_t whylen)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        snprintf(why, whylen, "no usable GPU: %s (%s)", cudaGetErrorString(err), cudaGetErrorName(err));
+        (void)cudaGetLastError(); /* clear the sticky error so later calls start clean */
+        return 0;
+    }
+    if (count == 0)
+        snprintf(why, whylen, "no usable GPU: the CUDA runtime reports 0 devices");
+    else if (whylen)
+        why[0] = '\0';
+    return count;
+}
+
+void kit_gpu_timer_start(kit_gpu_timer *t)
+{
+    CUDA_CHECK(cudaEventCreate(&t->start));
+    CUDA_CHECK(cudaEventCreate(&t->stop));
+    CUDA_CHECK(cudaEventRecord(t->start, 0));
+}
+
+float kit_gpu_timer_stop_ms(kit_gpu_timer *t)
+{
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventRecord(t->stop, 0));
+    CUDA_CHECK(cudaEventSynchronize(t->stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, t->start, t->stop));
+    CUDA_CHECK(cudaEventDestroy(t->start));
+    CUDA_CHECK(cudaEventDestroy(t->stop));
+    return ms;
+}

@@ -1,0 +1,70 @@
+/* The kit's one CUDA error check, its GPU probe and its CUDA-event timer. Include only from .cu files. */
+#ifndef KIT_CUDA_H
+#define KIT_CUDA_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cuda_runtime.h>
+
+/**
+ * Checks a CUDA runtime call. On failure it prints the error, the call, the
+ * file and the line, then exits with status 1: a lab program cannot carry on
+ * sensibly after a failed allocation, copy or launch.
+ */
+#define CUDA_CHECK(call)                                                          \
+    do {                                                                          \
+        cudaError_t kit_err_ = (call);                                            \
+        if (kit_err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "CUDA error: %s (%s)\n  in %s\n  at %s:%d\n",         \
+                    cudaGetErrorString(kit_err_), cudaGetErrorName(kit_err_),     \
+                    #call, __FILE__, __LINE__);                                   \
+            exit(1);                                                              \
+        }                                                                         \
+    } while (0)
+
+/**
+ * Checks the launch just made. Launch errors (a bad configuration, too much
+ * shared memory) show up at once; errors inside the kernel show up at the
+ * next synchronizing call, or right here when the environment variable
+ * KIT_SYNC_LAUNCHES is set, which names the guilty kernel at the cost of speed.
+ */
+#define CUDA_CHECK_LAUNCH()                                 \
+    do {                                                    \
+        CUDA_CHECK(cudaGetLastError());                     \
+        if (kit_sync_launches())                            \
+            CUDA_CHECK(cudaDeviceSynchronize());            \
+    } while (0)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @return non-zero if KIT_SYNC_LAUNCHES is set to something other than "0". */
+int kit_sync_launches(void);
+
+/**
+ * Asks the CUDA runtime how many GPUs this process can use.
+ * @param[out] why    when none, the reason (no driver, no device, ...)
+ * @param[in]  whylen size of @p why
+ * @return the number of usable devices; 0 when there is none
+ */
+int kit_gpu_count(char *why, size_t whylen);
+
+/** A timer made of two CUDA events recorded on the default stream. */
+typedef struct kit_gpu_timer {
+    cudaEvent_t start; /**< recorded by kit_gpu_timer_start() */
+    cudaEvent_t stop;  /**< recorded by kit_gpu_timer_stop_ms() */
+} kit_gpu_timer;
+
+/** Creates the events and records the start. @pre a GPU is present */
+void kit_gpu_timer_start(kit_gpu_timer *t);
+
+/** Records the stop, waits for it, destroys the events. @return milliseconds between start and stop */
+float kit_gpu_timer_stop_ms(kit_gpu_timer *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

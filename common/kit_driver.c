@@ -1,0 +1,96 @@
+/* What every lab driver shares: option handling, array printing, and answering a grader request. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit_driver.h"
+#include "kit_lab.h"
+#include "kit_ref.h"
+
+void *kit_xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory allocating %zu bytes\n", bytes);
+        exit(1);
+    }
+    return p;
+}
+
+static int reply(FILE *out, const kit_res *h, const void *C, const void *A, const void *B, const int64_t *R)
+{
+    if (kit_res_write(out, h, C, A, B, R) != 0) {
+        fprintf(stderr, "could not write the reply\n");
+        return 1;
+    }
+    return 0;
+}
+
+int kit_serve(FILE *in, FILE *out, kit_serve_fn fn)
+{
+    kit_req req;
+    void *A, *B;
+    int64_t *Q;
+    kit_res res;
+    memset(&res, 0, sizeof res);
+    res.type = KIT_TYPE_I32;
+    if (kit_req_read(in, &req, &A, &B, &Q, res.note, sizeof res.note) != 0) {
+        res.status = KIT_RES_ERROR;
+        return reply(out, &res, NULL, NULL, NULL, NULL);
+    }
+    kit_serve_out so;
+    memset(&so, 0, sizeof so);
+    kit_not_implemented_reset();
+    int rc = fn(&req, A, B, Q, &so);
+    res.type = req.type;
+    if (kit_not_implemented_task()) {
+        res.status = KIT_RES_NOT_IMPLEMENTED;
+        snprintf(res.note, sizeof res.note, "%s", kit_not_implemented_task());
+    } else if (rc != 0) {
+        res.status = KIT_RES_ERROR;
+        snprintf(res.note, sizeof res.note, "%s", so.error);
+    } else {
+        res.status = KIT_RES_OK;
+        res.c = so.c;
+        res.m = req.m;
+        res.n = req.n;
+        res.r = so.r;
+    }
+    int status = res.status == KIT_RES_OK ? reply(out, &res, so.C, A, B, so.R) : reply(out, &res, NULL, NULL, NULL, NULL);
+    free(A);
+    free(B);
+    free(Q);
+    free(so.C);
+    free(so.R);
+    return status;
+}
+
+int kit_driver_args(kit_args *a, int argc, char **argv, const char *what)
+{
+    char err[160];
+    int rc = kit_args_parse(a, argc, argv, err, sizeof err);
+    if (rc == 1) {
+        kit_args_usage(stdout, argv[0], what);
+        return 0;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s\n", argv[0], err);
+        return 2;
+    }
+    return -1;
+}
+
+void kit_print_array(const char *label, kit_type t, const void *data, size_t n)
+{
+    const size_t edge = 16; /* elements shown at each end of a long array */
+    char buf[64];
+    printf("%s (%zu):", label, n);
+    for (size_t i = 0; i < n; i++) {
+        if (n > 2 * edge && i == edge) {
+            printf(" ...");
+            i = n - edge;
+        }
+        kit_format_elem(t, data, i, buf, sizeof buf);
+        printf(" %s", buf);
+    }
+    printf("\n");
+}

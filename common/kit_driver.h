@@ -1,0 +1,55 @@
+/* What every lab driver shares: option handling, array printing, and answering a grader request. */
+#ifndef KIT_DRIVER_H
+#define KIT_DRIVER_H
+
+#include <stdio.h>
+
+#include "kit_cli.h"
+#include "kit_proto.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a lab's request handler hands back; kit_serve() frees C and R. */
+typedef struct kit_serve_out {
+    void *C;         /**< malloc'ed output array, or NULL */
+    uint64_t c;      /**< its element count */
+    int64_t *R;      /**< malloc'ed int64 results, or NULL */
+    uint64_t r;      /**< their count */
+    char error[96];  /**< why the request was refused, when the handler returns -1 */
+} kit_serve_out;
+
+/**
+ * A lab's request handler: runs the student's code on the request's inputs.
+ * A and B may be modified by buggy student code; kit_serve() echoes them back
+ * so the grader can tell.
+ * @return 0 when it ran, -1 when the request makes no sense for this lab
+ */
+typedef int (*kit_serve_fn)(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out);
+
+/**
+ * Answers one request: reads it from @p in, runs @p fn, writes the reply to @p out.
+ * A reached skeleton becomes a "not implemented" reply.
+ * @return the process exit status: 0 when a reply was written, 1 otherwise
+ */
+int kit_serve(FILE *in, FILE *out, kit_serve_fn fn);
+
+/**
+ * Parses a driver's options; prints usage for --help and a message for bad
+ * options. @p a must hold the defaults on entry.
+ * @return -1 to go on, or the exit status to leave with (0 after --help, 2 after a bad option)
+ */
+int kit_driver_args(kit_args *a, int argc, char **argv, const char *what);
+
+/** Prints "label (n): e0 e1 ..." on stdout, eliding the middle of long arrays. */
+void kit_print_array(const char *label, kit_type t, const void *data, size_t n);
+
+/** malloc that never returns NULL: it exits with a message instead. Zero bytes gives a valid pointer. */
+void *kit_xmalloc(size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,166 @@
+/* Seeded input generators: the same seed gives the same data on every machine. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit_gen.h"
+
+static const char *const gen_names[KIT_GEN_COUNT] = {
+    "random", "sorted", "reverse", "duplicates", "equal", "few-unique",
+    "a-below-b", "b-below-a", "interleaved",
+};
+
+const char *kit_gen_name(kit_gen g)
+{
+    return (unsigned)g < KIT_GEN_COUNT ? gen_names[g] : "?";
+}
+
+int kit_gen_parse(const char *name, kit_gen *out)
+{
+    for (int g = 0; g < KIT_GEN_COUNT; g++) {
+        if (name && strcmp(name, gen_names[g]) == 0) {
+            *out = (kit_gen)g;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int kit_gen_is_pair_only(kit_gen g)
+{
+    return g == KIT_GEN_A_BELOW_B || g == KIT_GEN_B_BELOW_A || g == KIT_GEN_INTERLEAVED;
+}
+
+uint64_t kit_rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Stores key as element i of an array of type t (kv32 gets value i). */
+static void put_key(kit_type t, void *out, size_t i, int64_t key)
+{
+    switch (t) {
+    case KIT_TYPE_I32: ((int32_t *)out)[i] = (int32_t)key; break;
+    case KIT_TYPE_I64: ((int64_t *)out)[i] = key; break;
+    case KIT_TYPE_KV32: {
+        kit_kv32 kv = {(int32_t)key, (int32_t)i};
+        ((kit_kv32 *)out)[i] = kv;
+        break;
+    }
+    }
+}
+
+/* One key of shape g; random bits are cut to the type's width so i32 keys cover the full int32 range. */
+static int64_t draw_key(kit_type t, kit_gen g, size_t n, uint64_t *rng)
+{
+    static const int64_t few[4] = {-1000000, -7, 3, 1 << 20};
+    uint64_t bits = kit_rng_next(rng);
+    switch (g) {
+    case KIT_GEN_DUPLICATES: return (int64_t)(bits % (n / 16 + 3));
+    case KIT_GEN_EQUAL: return 42;
+    case KIT_GEN_FEW_UNIQUE: return few[bits % 4];
+    default: return t == KIT_TYPE_I64 ? (int64_t)bits : (int64_t)(int32_t)(bits >> 32);
+    }
+}
+
+static void reverse(kit_type t, void *data, size_t n)
+{
+    size_t size = kit_type_size(t);
+    char tmp[16];
+    char *p = (char *)data;
+    for (size_t i = 0; i < n / 2; i++) {
+        memcpy(tmp, p + i * size, size);
+        memcpy(p + i * size, p + (n - 1 - i) * size, size);
+        memcpy(p + (n - 1 - i) * size, tmp, size);
+    }
+}
+
+int kit_gen_array(kit_type t, void *out, size_t n, kit_gen g, uint64_t seed)
+{
+    if (kit_type_size(t) == 0 || (unsigned)g >= KIT_GEN_COUNT || kit_gen_is_pair_only(g))
+        return -1;
+    uint64_t rng = seed;
+    for (size_t i = 0; i < n; i++)
+        put_key(t, out, i, draw_key(t, g, n, &rng));
+    if (g == KIT_GEN_SORTED || g == KIT_GEN_REVERSE) {
+        kit_sort(t, out, n);
+        if (t == KIT_TYPE_KV32) /* re-tag so value i still marks position i */
+            for (size_t i = 0; i < n; i++)
+                ((kit_kv32 *)out)[i].value = (int32_t)i;
+        if (g == KIT_GEN_REVERSE)
+            reverse(t, out, n);
+    }
+    return 0;
+}
+
+/* Fills a sorted list whose keys are base + stride * (random offset), or base + stride * i when exact. */
+static void fill_layout(kit_type t, void *out, size_t n, int64_t base, int64_t stride, int exact, uint64_t *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        int64_t step = exact ? (int64_t)i : (int64_t)(kit_rng_next(rng) % (1u << 20));
+        put_key(t, out, i, base + stride * step);
+    }
+}
+
+int kit_gen_merge_input(kit_type t, void *A, size_t m, void *B, size_t n, kit_gen g, uint64_t seed)
+{
+    if (kit_type_size(t) == 0 || (unsigned)g >= KIT_GEN_COUNT || m > INT32_MAX || n > INT32_MAX)
+        return -1;
+    uint64_t rng = seed;
+    switch (g) {
+    case KIT_GEN_A_BELOW_B:
+        fill_layout(t, A, m, 0, 1, 0, &rng);
+        fill_layout(t, B, n, 1 << 20, 1, 0, &rng);
+        break;
+    case KIT_GEN_B_BELOW_A:
+        fill_layout(t, A, m, 1 << 20, 1, 0, &rng);
+        fill_layout(t, B, n, 0, 1, 0, &rng);
+        break;
+    case KIT_GEN_INTERLEAVED:
+        fill_layout(t, A, m, 0, 2, 1, &rng);
+        fill_layout(t, B, n, 1, 2, 1, &rng);
+        break;
+    default:
+        kit_gen_array(t, A, m, g, seed);
+        kit_gen_array(t, B, n, g, seed ^ 0x5bd1e9955bd1e995ULL);
+        break;
+    }
+    kit_sort(t, A, m);
+    kit_sort(t, B, n);
+    if (t == KIT_TYPE_KV32) {
+        for (size_t i = 0; i < m; i++)
+            ((kit_kv32 *)A)[i].value = (int32_t)i;
+        for (size_t j = 0; j < n; j++)
+            ((kit_kv32 *)B)[j].value = (int32_t)(-1 - (int64_t)j);
+    }
+    return 0;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_kv32(const void *a, const void *b)
+{
+    int32_t x = ((const kit_kv32 *)a)->key, y = ((const kit_kv32 *)b)->key;
+    return (x > y) - (x < y);
+}
+
+void kit_sort(kit_type t, void *data, size_t n)
+{
+    switch (t) {
+    case KIT_TYPE_I32: qsort(data, n, sizeof(int32_t), cmp_i32); break;
+    case KIT_TYPE_I64: qsort(data, n, sizeof(int64_t), cmp_i64); break;
+    case KIT_TYPE_KV32: qsort(data, n, sizeof(kit_kv32), cmp_kv32); break;
+    }
+}

@@ -1,0 +1,41 @@
+/* What a lab's student file may use from the kit: KIT_HD, the key types and the "not implemented" marker. */
+#ifndef KIT_LAB_H
+#define KIT_LAB_H
+
+#include "kit_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Records that a skeleton function was called before the student wrote it.
+ * The first call for a task prints `not implemented: <task>` on stderr; the
+ * harness then fails the test with the same message instead of comparing
+ * garbage. Host only; see KIT_NOT_IMPLEMENTED for code that also runs on a GPU.
+ * @param[in] task "<lab>:<task>", for example "01-sequential-merge:merge"
+ */
+void kit_not_implemented(const char *task);
+
+/** @return the task of the first kit_not_implemented() call since the last reset, or NULL. */
+const char *kit_not_implemented_task(void);
+
+/** Forgets earlier kit_not_implemented() calls (the harness calls it before each test). */
+void kit_not_implemented_reset(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+/**
+ * Marks a skeleton's unwritten body. On the host it calls
+ * kit_not_implemented(); in device code it does nothing, and the harness
+ * detects the skeleton through the host call the same code makes.
+ */
+#if defined(__CUDA_ARCH__)
+#define KIT_NOT_IMPLEMENTED(task) ((void)0)
+#else
+#define KIT_NOT_IMPLEMENTED(task) kit_not_implemented(task)
+#endif
+
+#endif

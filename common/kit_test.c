@@ -1,0 +1,63 @@
+/* A small layer over CUnit that every kit test program shares: one main, skips, and readable failures. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <CUnit/Basic.h>
+
+#include "kit_test.h"
+
+static unsigned skipped_tests;
+
+CU_pSuite kit_test_suite(const char *name)
+{
+    CU_pSuite s = CU_add_suite(name, NULL, NULL);
+    if (!s) {
+        fprintf(stderr, "CUnit could not add suite %s: %s\n", name, CU_get_error_msg());
+        exit(2);
+    }
+    return s;
+}
+
+void kit_test_add(CU_pSuite suite, const char *name, CU_TestFunc fn)
+{
+    if (!CU_add_test(suite, name, fn)) {
+        fprintf(stderr, "CUnit could not add test %s: %s\n", name, CU_get_error_msg());
+        exit(2);
+    }
+}
+
+void kit_test_skip_suite(CU_pSuite suite, const char *why)
+{
+    printf("SKIPPED %s (%u tests): %s\n", suite->pName, suite->uiNumberOfTests, why);
+    skipped_tests += suite->uiNumberOfTests;
+    CU_set_suite_active(suite, CU_FALSE);
+}
+
+void kit_test_fail(const char *file, unsigned line, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* CUnit copies the message into its failure record. */
+    CU_assertImplementation(CU_FALSE, line, msg, file, "", CU_FALSE);
+}
+
+int kit_test_main(const char *name, kit_test_register_fn reg)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS) {
+        fprintf(stderr, "CUnit could not start: %s\n", CU_get_error_msg());
+        return 2;
+    }
+    reg();
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    CU_pRunSummary s = CU_get_run_summary();
+    unsigned failed = s->nTestsFailed, passed = s->nTestsRun - s->nTestsFailed;
+    int bad = failed > 0 || s->nSuitesFailed > 0 || CU_get_error() != CUE_SUCCESS;
+    printf("\n%s: %u passed, %u failed, %u skipped\n", name, passed, failed, skipped_tests);
+    CU_cleanup_registry();
+    return bad ? 1 : 0;
+}

@@ -1,0 +1,57 @@
+/* A small layer over CUnit that every kit test program shares: one main, skips, and readable failures. */
+#ifndef KIT_TEST_H
+#define KIT_TEST_H
+
+#include <CUnit/CUnit.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Registers a program's suites; called by kit_test_main() after the registry exists. */
+typedef void (*kit_test_register_fn)(void);
+
+/**
+ * Runs every registered suite with CUnit's basic interface, then prints the
+ * closing line "<name>: P passed, F failed, S skipped".
+ * @param[in] name what the program tests, for the closing line
+ * @param[in] reg  registers the suites
+ * @return the process exit status: 0 if nothing failed, 1 otherwise
+ */
+int kit_test_main(const char *name, kit_test_register_fn reg);
+
+/**
+ * Adds a suite, or aborts the program with a message if CUnit cannot.
+ * @return the new suite
+ */
+CU_pSuite kit_test_suite(const char *name);
+
+/**
+ * Adds a test to a suite, or aborts the program with a message if CUnit cannot.
+ */
+void kit_test_add(CU_pSuite suite, const char *name, CU_TestFunc fn);
+
+/**
+ * Turns a suite off and says why; its tests count as skipped, never as passed.
+ * @param[in] suite the suite, already holding its tests
+ * @param[in] why   shown as "SKIPPED <suite>: <why>"
+ */
+void kit_test_skip_suite(CU_pSuite suite, const char *why);
+
+/** Records a failure with a message built at run time (CUnit's own macros only take literals). */
+void kit_test_fail(const char *file, unsigned line, const char *fmt, ...);
+
+#ifdef __cplusplus
+}
+#endif
+
+/** Asserts @p cond; on failure the printf-style message is what the report shows. */
+#define KIT_ASSERT_MSG(cond, ...)                                  \
+    do {                                                           \
+        if (cond)                                                  \
+            CU_assertImplementation(CU_TRUE, __LINE__, #cond, __FILE__, "", CU_FALSE); \
+        else                                                       \
+            kit_test_fail(__FILE__, __LINE__, __VA_ARGS__);        \
+    } while (0)
+
+#endif

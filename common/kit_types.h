@@ -1,0 +1,60 @@
+/* The key types every lab is tested on, shared by C host code and CUDA C++. */
+#ifndef KIT_TYPES_H
+#define KIT_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** The kit's spelling of `__host__ __device__`; empty for plain C and C++ compilers. */
+#if defined(__CUDACC__)
+#define KIT_HD __host__ __device__
+#else
+#define KIT_HD
+#endif
+
+/**
+ * A 32-bit key with a 32-bit value. The ordering operators compare the key
+ * only, so the value can tag where an element came from and reveal whether
+ * a merge is stable. There is deliberately no `==`: lab code compares keys
+ * with `<`, `<=`, `>` and `>=` alone.
+ */
+typedef struct kit_kv32 {
+    int32_t key;   /**< the sort key */
+    int32_t value; /**< payload; the tests store the element's origin here */
+} kit_kv32;
+
+/** The element types a driver or the grader can ask a lab function to run on. */
+typedef enum kit_type {
+    KIT_TYPE_I32 = 1, /**< int32_t keys */
+    KIT_TYPE_I64 = 2, /**< int64_t keys */
+    KIT_TYPE_KV32 = 3 /**< kit_kv32 pairs, compared by key */
+} kit_type;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @return the size in bytes of one element of @p t, or 0 for an unknown type. */
+size_t kit_type_size(kit_type t);
+
+/** @return the type's name ("i32", "i64", "kv32"), or "?" for an unknown type. */
+const char *kit_type_name(kit_type t);
+
+/**
+ * Parses a type name.
+ * @param[in]  name "i32", "i64" or "kv32"
+ * @param[out] out  the parsed type
+ * @return 0 on success, -1 if @p name is not a type name
+ */
+int kit_type_parse(const char *name, kit_type *out);
+
+#ifdef __cplusplus
+}
+
+KIT_HD inline bool operator<(kit_kv32 a, kit_kv32 b) { return a.key < b.key; }
+KIT_HD inline bool operator<=(kit_kv32 a, kit_kv32 b) { return a.key <= b.key; }
+KIT_HD inline bool operator>(kit_kv32 a, kit_kv32 b) { return a.key > b.key; }
+KIT_HD inline bool operator>=(kit_kv32 a, kit_kv32 b) { return a.key >= b.key; }
+#endif
+
+#endif

@@ -1,0 +1,219 @@
+/* Runs one spec test through a lab runner and judges the reply against the grader's own reference. */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "kit_proto.h"
+#include "kit_ref.h"
+#include "sandbox.h"
+
+const char *verdict_name(verdict v)
+{
+    static const char *const names[] = {"pass", "wrong", "timeout", "crash", "compile", "not-attempted", "error"};
+    return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "error";
+}
+
+static void set(check_result *r, verdict v, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    r->v = v;
+    vsnprintf(r->detail, sizeof r->detail, fmt, ap);
+    va_end(ap);
+}
+
+/* The ranks a co_rank test queries: every rank, or `ranks` of them spread evenly with 0 and m + n included. */
+static int64_t *choose_ranks(const spec_test *t, uint64_t *q)
+{
+    uint64_t total = (uint64_t)(t->m + t->n);
+    uint64_t count = t->ranks == 0 || (uint64_t)t->ranks > total + 1 ? total + 1 : (uint64_t)t->ranks;
+    if (count < 2)
+        count = total + 1 < 2 ? total + 1 : 2;
+    int64_t *Q = malloc(count * sizeof *Q);
+    if (!Q)
+        return NULL;
+    for (uint64_t x = 0; x < count; x++)
+        Q[x] = count == 1 ? 0 : (int64_t)(x * total / (count - 1));
+    *q = count;
+    return Q;
+}
+
+/* First line of a file, for messages; empty if none. */
+static void first_line(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    if (fgets(buf, (int)len, f))
+        buf[strcspn(buf, "\r\n")] = '\0';
+    fclose(f);
+}
+
+static void judge_merge(const spec_test *t, const void *A, const void *B, const void *C, check_result *out)
+{
+    size_t total = (size_t)(t->m + t->n);
+    void *ref = malloc(total * kit_type_size(t->type) + 1);
+    if (!ref) {
+        set(out, V_ERROR, "%s", "grader out of memory");
+        return;
+    }
+    kit_merge_ref(t->type, A, (size_t)t->m, B, (size_t)t->n, ref);
+    char msg[200];
+    if (kit_verify(t->type, ref, C, total, msg, sizeof msg) >= 0)
+        set(out, V_WRONG, "wrong output at %s", msg);
+    else
+        set(out, V_PASS, "%s", "pass");
+    free(ref);
+}
+
+static void judge_co_rank(const spec_test *t, const void *A, const void *B, const int64_t *Q, uint64_t q,
+                          const int64_t *R, check_result *out)
+{
+    size_t total = (size_t)(t->m + t->n);
+    int64_t *ref = malloc((total + 1) * sizeof *ref);
+    if (!ref) {
+        set(out, V_ERROR, "%s", "grader out of memory");
+        return;
+    }
+    kit_co_rank_all(t->type, A, (size_t)t->m, B, (size_t)t->n, ref);
+    int bound = kit_co_rank_pass_bound(t->m, t->n);
+    char msg[200];
+    set(out, V_PASS, "%s", "pass");
+    for (uint64_t x = 0; x < q; x++) {
+        int64_t k = Q[x], i = R[3 * x], passes = R[3 * x + 1], comparisons = R[3 * x + 2];
+        if (!t->bound && i != ref[k]) {
+            snprintf(msg, sizeof msg, "co_rank(k=%lld) returned i=%lld, expected %lld (m=%lld, n=%lld)", (long long)k,
+                     (long long)i, (long long)ref[k], t->m, t->n);
+            set(out, V_WRONG, "wrong output: %s", msg);
+            break;
+        }
+        if (t->bound && (passes < 0 || passes > bound || comparisons > 2LL * bound)) {
+            snprintf(msg, sizeof msg, "co_rank(k=%lld) took %lld passes and %lld comparisons; bound %d and %d",
+                     (long long)k, (long long)passes, (long long)comparisons, bound, 2 * bound);
+            set(out, V_WRONG, "over the search bound: %s", msg);
+            break;
+        }
+    }
+    free(ref);
+}
+
+void check_test(const spec_test *t, const check_env *env, check_result *out)
+{
+    size_t size = kit_type_size(t->type);
+    size_t m = (size_t)t->m, n = (size_t)t->n;
+    int is_merge = strcmp(t->op, "merge") == 0;
+    char req_path[4200], res_path[4200], err_path[4200];
+    snprintf(req_path, sizeof req_path, "%s/request.bin", env->workdir);
+    snprintf(res_path, sizeof res_path, "%s/reply.bin", env->workdir);
+    snprintf(err_path, sizeof err_path, "%s/stderr.txt", env->workdir);
+
+    void *A = malloc(m * size + 1), *B = malloc(n * size + 1);
+    void *rC = NULL, *rA = NULL, *rB = NULL;
+    int64_t *Q = NULL, *R = NULL;
+    uint64_t q = 0;
+    if (!A || !B || kit_gen_merge_input(t->type, A, m, B, n, t->gen, t->seed) != 0) {
+        set(out, V_ERROR, "%s", "grader could not generate the input");
+        goto done;
+    }
+    if (!is_merge && !(Q = choose_ranks(t, &q))) {
+        set(out, V_ERROR, "%s", "grader out of memory");
+        goto done;
+    }
+
+    kit_req req;
+    memset(&req, 0, sizeof req);
+    snprintf(req.op, sizeof req.op, "%s", t->op);
+    req.type = t->type;
+    req.m = m;
+    req.n = n;
+    req.q = q;
+    FILE *f = fopen(req_path, "wb");
+    int wrote = f && kit_req_write(f, &req, A, B, Q) == 0;
+    if (f)
+        wrote &= fclose(f) == 0;
+    if (!wrote) {
+        set(out, V_ERROR, "could not write %s", req_path);
+        goto done;
+    }
+
+    kit_res want;
+    memset(&want, 0, sizeof want);
+    want.type = t->type;
+    want.c = is_merge ? m + n : 0;
+    want.m = m;
+    want.n = n;
+    want.r = is_merge ? 0 : 3 * q;
+    long long reply_bytes = (long long)(sizeof(kit_res) + 8 + (want.c + m + n) * size + want.r * 8);
+
+    sb_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.timeout_s = t->timeout_s > 0 ? t->timeout_s : env->timeout_s;
+    lim.cpu_s = (long)lim.timeout_s + 1;
+    lim.file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
+    lim.cwd = env->workdir;
+    lim.stdin_path = req_path;
+    lim.stdout_path = res_path;
+    lim.stderr_path = err_path;
+    char *argv[] = {(char *)env->runner, (char *)"--serve", NULL};
+    sb_result run;
+    if (sb_run(argv, &lim, &run) != 0) {
+        set(out, V_ERROR, "%s", "grader could not fork");
+        goto done;
+    }
+    char how[160], line[160];
+    sb_describe(&run, &lim, how, sizeof how);
+    if (run.kind == SB_TIMEOUT || (run.kind == SB_SIGNALED && run.code == SIGXCPU)) {
+        set(out, V_TIMEOUT, "%s", how);
+        goto done;
+    }
+    if (run.kind != SB_EXITED || run.code != 0) {
+        first_line(err_path, line, sizeof line);
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s%s%s", how, line[0] ? ": " : "", line);
+        set(out, run.kind == SB_ERROR ? V_ERROR : V_CRASH, "%s", msg);
+        goto done;
+    }
+
+    kit_res got;
+    char err[160];
+    f = fopen(res_path, "rb");
+    int ok = f && kit_res_read(f, &want, &got, &rC, &rA, &rB, &R, err, sizeof err) == 0;
+    if (f)
+        fclose(f);
+    if (!ok) {
+        set(out, V_WRONG, "malformed output: %s", f ? err : "no reply file");
+        goto done;
+    }
+    if (got.status == KIT_RES_NOT_IMPLEMENTED) {
+        set(out, V_NOT_ATTEMPTED, "not attempted (not implemented: %s)", got.note);
+        goto done;
+    }
+    if (got.status == KIT_RES_ERROR) {
+        set(out, V_ERROR, "runner refused the request: %s", got.note);
+        goto done;
+    }
+    char msg[200];
+    if (kit_verify(t->type, A, rA, m, msg, sizeof msg) >= 0) {
+        set(out, V_WRONG, "modified its input A at %s", msg);
+        goto done;
+    }
+    if (kit_verify(t->type, B, rB, n, msg, sizeof msg) >= 0) {
+        set(out, V_WRONG, "modified its input B at %s", msg);
+        goto done;
+    }
+    if (is_merge)
+        judge_merge(t, A, B, rC, out);
+    else
+        judge_co_rank(t, A, B, Q, q, R, out);
+done:
+    free(A);
+    free(B);
+    free(Q);
+    free(rC);
+    free(rA);
+    free(rB);
+    free(R);
+}

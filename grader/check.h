@@ -1,0 +1,40 @@
+/* Runs one spec test through a lab runner and judges the reply against the grader's own reference. */
+#ifndef CHECK_H
+#define CHECK_H
+
+#include "spec.h"
+
+/** The outcome class of a test or task; the gradebook and the self-tests read these names. */
+typedef enum verdict {
+    V_PASS,          /**< "pass" */
+    V_WRONG,         /**< "wrong": ran, but the output is wrong */
+    V_TIMEOUT,       /**< "timeout" */
+    V_CRASH,         /**< "crash": killed by a signal or failed at run time */
+    V_COMPILE,       /**< "compile": the submission did not build */
+    V_NOT_ATTEMPTED, /**< "not-attempted": skeleton reached or file missing */
+    V_ERROR          /**< "error": the grader itself could not run the test */
+} verdict;
+
+/** @return the verdict's short name, as listed above. */
+const char *verdict_name(verdict v);
+
+typedef struct check_result {
+    verdict v;
+    char detail[256]; /**< one line, for example "wrong output at index 3: expected 7, got 8" */
+} check_result;
+
+/** Where and how tests run. */
+typedef struct check_env {
+    const char *runner;   /**< the compiled runner */
+    const char *workdir;  /**< scratch folder for request, reply and logs */
+    int timeout_s;        /**< default wall-clock limit per test */
+} check_env;
+
+/**
+ * Generates the test's input, runs the runner on it in the sandbox, and
+ * compares its reply with the grader's reference. The runner's output text
+ * plays no part in the verdict.
+ */
+void check_test(const spec_test *t, const check_env *env, check_result *out);
+
+#endif

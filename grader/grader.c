@@ -1,0 +1,505 @@
+/*
+ * grader: builds each lab of a submission against the kit's harness in a
+ * scratch folder, runs the lab's tests in a sandbox, judges every reply with
+ * its own reference, and prints a score table.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "sandbox.h"
+#include "spec.h"
+
+#define MAX_LABS 32
+#define MAX_FILE_BYTES (1 << 20) /* a submitted source file larger than this is refused */
+
+typedef struct options {
+    const char *kit;          /* the kit's root folder */
+    const char *submission;   /* folder holding NN-slug/<file> for each lab */
+    const char *labs[MAX_LABS];
+    int nlabs;
+    const char *tsv;          /* write results here too */
+    double expect;            /* fail (exit 1) below this percentage; < 0 to never fail */
+    int timeout_s;            /* default per-test wall-clock limit */
+    int compile_timeout_s;
+    const char *nvcc;
+    const char *nvcc_flags;   /* space-separated extra flags, e.g. the -gencode list */
+    const char *libkit;       /* the kit's host library */
+    const char *work;         /* where scratch folders go */
+    int keep;                 /* keep scratch folders */
+} options;
+
+typedef struct task_result {
+    verdict v;
+    int points;
+    char detail[256];
+} task_result;
+
+static void usage(FILE *f, const char *prog)
+{
+    fprintf(f,
+            "usage: %s [options]\n"
+            "Grades a submission's labs: builds each against the kit's harness, runs the tests, prints a table.\n\n"
+            "  --kit DIR             the kit's root (default .)\n"
+            "  --submission DIR      folder with NN-slug/<file> per lab (default KIT/solutions)\n"
+            "  --lab NN              grade only this lab (number or folder name); repeatable\n"
+            "  --tsv FILE            also write one line per task: lab, task, points, max, verdict, detail\n"
+            "  --expect PERCENT      exit 1 if the score is below PERCENT (self-checks)\n"
+            "  --timeout S           default limit per test in seconds (default 10)\n"
+            "  --compile-timeout S   limit for building a lab (default 300)\n"
+            "  --nvcc PATH           the CUDA compiler (default nvcc found in PATH)\n"
+            "  --nvcc-flags FLAGS    extra flags for it, such as -gencode lists\n"
+            "  --libkit FILE         the kit's library (default KIT/build/libkit.a)\n"
+            "  --work DIR            where scratch folders go (default KIT/build/grade)\n"
+            "  --keep                keep the scratch folders\n",
+            prog);
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->kit = ".";
+    o->expect = -1;
+    o->timeout_s = 10;
+    o->compile_timeout_s = 300;
+    o->nvcc_flags = "";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        if (strcmp(a, "--help") == 0) {
+            usage(stdout, argv[0]);
+            exit(0);
+        } else if (strcmp(a, "--keep") == 0) {
+            o->keep = 1;
+            continue;
+        } else if (!v) {
+            fprintf(stderr, "grader: %s needs a value (try --help)\n", a);
+            return -1;
+        } else if (strcmp(a, "--kit") == 0) {
+            o->kit = v;
+        } else if (strcmp(a, "--submission") == 0) {
+            o->submission = v;
+        } else if (strcmp(a, "--lab") == 0) {
+            bad = o->nlabs == MAX_LABS;
+            if (!bad)
+                o->labs[o->nlabs++] = v;
+        } else if (strcmp(a, "--tsv") == 0) {
+            o->tsv = v;
+        } else if (strcmp(a, "--expect") == 0) {
+            int p;
+            bad = parse_int(v, 0, 100, &p);
+            o->expect = p;
+        } else if (strcmp(a, "--timeout") == 0) {
+            bad = parse_int(v, 1, 3600, &o->timeout_s);
+        } else if (strcmp(a, "--compile-timeout") == 0) {
+            bad = parse_int(v, 1, 7200, &o->compile_timeout_s);
+        } else if (strcmp(a, "--nvcc") == 0) {
+            o->nvcc = v;
+        } else if (strcmp(a, "--nvcc-flags") == 0) {
+            o->nvcc_flags = v;
+        } else if (strcmp(a, "--libkit") == 0) {
+            o->libkit = v;
+        } else if (strcmp(a, "--work") == 0) {
+            o->work = v;
+        } else {
+            fprintf(stderr, "grader: unknown option %s (try --help)\n", a);
+            return -1;
+        }
+        if (bad) {
+            fprintf(stderr, "grader: bad value '%s' for %s\n", v, a);
+            return -1;
+        }
+        i++;
+    }
+    return 0;
+}
+
+/* Finds nvcc: the option, else PATH, else the usual install folder. */
+static const char *find_nvcc(const options *o, char *buf, size_t len)
+{
+    if (o->nvcc)
+        return o->nvcc;
+    const char *path = getenv("PATH");
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", path ? path : "");
+    for (char *save, *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        snprintf(buf, len, "%s/nvcc", dir);
+        if (access(buf, X_OK) == 0)
+            return buf;
+    }
+    snprintf(buf, len, "/usr/local/cuda/bin/nvcc");
+    return access(buf, X_OK) == 0 ? buf : NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Lists the lab folders that hold a grading.spec, sorted; returns how many. */
+static int discover_labs(const char *kit, char names[][64], int max)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/labs", kit);
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d)) && count < max;) {
+        char spec[4400];
+        struct stat st;
+        snprintf(spec, sizeof spec, "%s/%s/grading.spec", dir, e->d_name);
+        if (e->d_name[0] != '.' && strlen(e->d_name) < 64 && stat(spec, &st) == 0 && S_ISREG(st.st_mode))
+            snprintf(names[count++], 64, "%s", e->d_name);
+    }
+    closedir(d);
+    char *ptrs[MAX_LABS];
+    for (int i = 0; i < count; i++)
+        ptrs[i] = names[i];
+    qsort(ptrs, (size_t)count, sizeof ptrs[0], cmp_str);
+    char sorted[MAX_LABS][64];
+    for (int i = 0; i < count; i++)
+        snprintf(sorted[i], 64, "%s", ptrs[i]);
+    memcpy(names, sorted, (size_t)count * 64);
+    return count;
+}
+
+/* Does the lab folder name match a --lab selector ("01" or "01-sequential-merge")? */
+static int lab_selected(const options *o, const char *lab)
+{
+    if (o->nlabs == 0)
+        return 1;
+    for (int i = 0; i < o->nlabs; i++) {
+        size_t len = strlen(o->labs[i]);
+        if (strncmp(lab, o->labs[i], len) == 0 && (lab[len] == '\0' || lab[len] == '-'))
+            return 1;
+    }
+    return 0;
+}
+
+static int load_spec(const char *kit, const char *lab, spec_lab *spec, char *err, size_t errlen)
+{
+    char path[4200];
+    memset(spec, 0, sizeof *spec);
+    snprintf(path, sizeof path, "%s/labs/%s/grading.spec", kit, lab);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = spec_parse(f, path, 0, spec, err, errlen);
+    fclose(f);
+    if (rc == 0 && strcmp(spec->lab, lab) != 0) {
+        snprintf(err, errlen, "%s says lab %s, but lives in folder %s", path, spec->lab, lab);
+        rc = -1;
+    }
+    snprintf(path, sizeof path, "%s/grader/hidden/%s.spec", kit, lab);
+    if (rc == 0 && (f = fopen(path, "r"))) {
+        rc = spec_parse(f, path, 1, spec, err, errlen);
+        fclose(f);
+    }
+    return rc;
+}
+
+/*
+ * Copies one submitted file into the scratch folder. It must be a regular
+ * file (not a link, device or folder) of at most MAX_FILE_BYTES.
+ * Returns 0, or -1 with a reason.
+ */
+static int copy_submitted(const char *from, const char *to, char *why, size_t len)
+{
+    int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    struct stat st;
+    if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, len, "missing or not a regular file");
+        if (in >= 0)
+            close(in);
+        return -1;
+    }
+    if (st.st_size > MAX_FILE_BYTES) {
+        snprintf(why, len, "larger than %d bytes", MAX_FILE_BYTES);
+        close(in);
+        return -1;
+    }
+    int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    char buf[65536];
+    ssize_t got;
+    int rc = out < 0 ? -1 : 0;
+    while (rc == 0 && (got = read(in, buf, sizeof buf)) > 0)
+        rc = write(out, buf, (size_t)got) == got ? 0 : -1;
+    close(in);
+    if (out >= 0 && close(out) != 0)
+        rc = -1;
+    if (rc)
+        snprintf(why, len, "could not copy it");
+    return rc;
+}
+
+/* The first line of the compiler's log that says "error", else its first line. */
+static void compile_error_line(const char *log, char *buf, size_t len)
+{
+    FILE *f = fopen(log, "r");
+    char line[512], first[512] = "";
+    buf[0] = '\0';
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", line);
+        if (strstr(line, "error")) {
+            const char *base = strstr(line, "/scratch/"); /* shorten the scratch path */
+            snprintf(buf, len, "%s", base ? base + 9 : line);
+            fclose(f);
+            return;
+        }
+    }
+    fclose(f);
+    snprintf(buf, len, "%s", first);
+}
+
+/* Builds the lab's runner from the harness and the submitted files; returns 0 or -1 with a reason. */
+static int build_runner(const options *o, const char *nvcc, const char *lab, const char *scratch,
+                        const char *libkit, char *why, size_t len)
+{
+    char src[4200], inc_sub[4200], inc_common[4200], out[4200], log[4200], path_env[4200], home_env[4200];
+    snprintf(src, sizeof src, "%s/labs/%s/harness/driver.cu", o->kit, lab);
+    snprintf(inc_sub, sizeof inc_sub, "-I%s/scratch", scratch);
+    snprintf(inc_common, sizeof inc_common, "-I%s/common", o->kit);
+    snprintf(out, sizeof out, "%s/runner", scratch);
+    snprintf(log, sizeof log, "%s/compile.log", scratch);
+
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = (char *)nvcc;
+    argv[argc++] = (char *)"-std=c++17";
+    argv[argc++] = (char *)"-O2";
+    char flags[1024];
+    snprintf(flags, sizeof flags, "%s", o->nvcc_flags);
+    for (char *save, *w = strtok_r(flags, " ", &save); w && argc < 50; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    argv[argc++] = inc_sub;
+    argv[argc++] = inc_common;
+    argv[argc++] = src;
+    argv[argc++] = (char *)libkit;
+    argv[argc++] = (char *)"-o";
+    argv[argc++] = out;
+    argv[argc] = NULL;
+
+    char nvcc_dir[4096];
+    snprintf(nvcc_dir, sizeof nvcc_dir, "%s", nvcc);
+    snprintf(path_env, sizeof path_env, "PATH=%s:/usr/local/bin:/usr/bin:/bin", dirname(nvcc_dir));
+    snprintf(home_env, sizeof home_env, "HOME=%s", scratch);
+    char *envp[] = {path_env, home_env, NULL};
+
+    sb_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.timeout_s = o->compile_timeout_s;
+    lim.file_bytes = 512LL << 20;
+    lim.cwd = scratch;
+    lim.stdout_path = log;
+    lim.stderr_path = log;
+    lim.envp = envp;
+    sb_result res;
+    if (sb_run(argv, &lim, &res) != 0) {
+        snprintf(why, len, "grader could not fork the compiler");
+        return -1;
+    }
+    if (res.kind == SB_EXITED && res.code == 0)
+        return 0;
+    char line[400], how[160];
+    sb_describe(&res, &lim, how, sizeof how);
+    compile_error_line(log, line, sizeof line);
+    snprintf(why, len, "compile error (%s): %s", how, line[0] ? line : "no message");
+    return -1;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path) == 0 ? 0 : 0; /* best effort: keep going */
+}
+
+/* Grades one lab of the submission into results[task]. Never aborts: every failure becomes a verdict. */
+static void grade_lab(const options *o, const char *nvcc, const char *libkit, const spec_lab *spec,
+                      task_result *results)
+{
+    char why[512] = "", scratch[4200], subdir[4400];
+    verdict whole = V_PASS; /* a verdict that applies to every task, when not V_PASS */
+
+    snprintf(scratch, sizeof scratch, "%s/%s.XXXXXX", o->work, spec->lab);
+    if (!mkdtemp(scratch)) {
+        whole = V_ERROR;
+        snprintf(why, sizeof why, "grader could not make a scratch folder under %s: %s", o->work, strerror(errno));
+    }
+    snprintf(subdir, sizeof subdir, "%s/scratch", scratch);
+    if (whole == V_PASS && mkdir(subdir, 0755) != 0) {
+        whole = V_ERROR;
+        snprintf(why, sizeof why, "grader could not make %s", subdir);
+    }
+    for (int f = 0; whole == V_PASS && f < spec->nfiles; f++) {
+        char from[4400], to[4600], reason[128];
+        snprintf(from, sizeof from, "%s/%s/%s", o->submission, spec->lab, spec->files[f]);
+        snprintf(to, sizeof to, "%s/%s", subdir, spec->files[f]);
+        if (copy_submitted(from, to, reason, sizeof reason) != 0) {
+            whole = V_NOT_ATTEMPTED;
+            snprintf(why, sizeof why, "not attempted (%s/%s: %s)", spec->lab, spec->files[f], reason);
+        }
+    }
+    if (whole == V_PASS && build_runner(o, nvcc, spec->lab, scratch, libkit, why, sizeof why) != 0)
+        whole = V_COMPILE;
+
+    char runner[4400];
+    snprintf(runner, sizeof runner, "%s/runner", scratch);
+    check_env env = {runner, scratch, o->timeout_s};
+    for (int t = 0; t < spec->ntasks; t++) {
+        task_result *r = &results[t];
+        r->points = 0;
+        if (whole != V_PASS) {
+            r->v = whole;
+            snprintf(r->detail, sizeof r->detail, "%s", why);
+            continue;
+        }
+        int tests = 0;
+        r->v = V_PASS;
+        for (int x = 0; x < spec->ntests && r->v == V_PASS; x++) {
+            const spec_test *test = &spec->tests[x];
+            if (test->task != t)
+                continue;
+            check_result c;
+            check_test(test, &env, &c);
+            tests++;
+            r->v = c.v;
+            if (c.v != V_PASS)
+                snprintf(r->detail, sizeof r->detail, "%s test %s: %s", test->hidden ? "hidden" : "public", test->name,
+                         c.detail);
+        }
+        if (r->v == V_PASS) {
+            r->points = spec->tasks[t].points;
+            snprintf(r->detail, sizeof r->detail, "pass (%d tests)", tests);
+        }
+    }
+    if (!o->keep && scratch[0] && strstr(scratch, "XXXXXX") == NULL)
+        nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    if (parse_options(argc, argv, &o) != 0)
+        return 2;
+    char sub_default[4096], lib_default[4096], work_default[4096], nvcc_buf[4096];
+    if (!o.submission) {
+        snprintf(sub_default, sizeof sub_default, "%s/solutions", o.kit);
+        o.submission = sub_default;
+    }
+    if (!o.libkit) {
+        snprintf(lib_default, sizeof lib_default, "%s/build/libkit.a", o.kit);
+        o.libkit = lib_default;
+    }
+    if (!o.work) {
+        snprintf(work_default, sizeof work_default, "%s/build/grade", o.kit);
+        o.work = work_default;
+    }
+    struct stat st;
+    if (stat(o.submission, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "grader: submission folder %s does not exist\n", o.submission);
+        return 2;
+    }
+    const char *nvcc = find_nvcc(&o, nvcc_buf, sizeof nvcc_buf);
+    if (!nvcc) {
+        fprintf(stderr, "grader: nvcc not found; install the CUDA Toolkit or pass --nvcc PATH\n");
+        return 2;
+    }
+    char libkit_abs[4096], work_abs[4096];
+    if (!realpath(o.libkit, libkit_abs)) {
+        fprintf(stderr, "grader: kit library %s not found; run make first\n", o.libkit);
+        return 2;
+    }
+    mkdir(o.work, 0755);
+    if (!realpath(o.work, work_abs)) {
+        fprintf(stderr, "grader: cannot use work folder %s: %s\n", o.work, strerror(errno));
+        return 2;
+    }
+    o.work = work_abs;
+
+    static char names[MAX_LABS][64];
+    int nlabs = discover_labs(o.kit, names, MAX_LABS);
+    if (nlabs <= 0) {
+        fprintf(stderr, "grader: no labs with a grading.spec under %s/labs\n", o.kit);
+        return 2;
+    }
+    FILE *tsv = o.tsv ? fopen(o.tsv, "w") : NULL;
+    if (o.tsv && !tsv) {
+        fprintf(stderr, "grader: cannot write %s: %s\n", o.tsv, strerror(errno));
+        return 2;
+    }
+
+    printf("Grading %s\n", o.submission);
+    int total = 0, max_total = 0, graded = 0;
+    for (int l = 0; l < nlabs; l++) {
+        if (!lab_selected(&o, names[l]))
+            continue;
+        static spec_lab spec;
+        char err[512];
+        graded++;
+        if (load_spec(o.kit, names[l], &spec, err, sizeof err) != 0) {
+            fprintf(stderr, "grader: %s\n", err);
+            printf("\n== %s: spec error, not graded ==\n", names[l]);
+            continue;
+        }
+        task_result results[SPEC_MAX_TASKS];
+        grade_lab(&o, nvcc, libkit_abs, &spec, results);
+        int lab_points = 0, lab_max = 0;
+        printf("\n== %s: %s ==\n", spec.lab, spec.title);
+        printf("  %-10s %7s  %s\n", "task", "points", "verdict");
+        for (int t = 0; t < spec.ntasks; t++) {
+            const task_result *r = &results[t];
+            lab_points += r->points;
+            lab_max += spec.tasks[t].points;
+            printf("  %-10s %3d/%-3d  %s\n", spec.tasks[t].name, r->points, spec.tasks[t].points, r->detail);
+            if (tsv)
+                fprintf(tsv, "%s\t%s\t%d\t%d\t%s\t%s\n", spec.lab, spec.tasks[t].name, r->points,
+                        spec.tasks[t].points, verdict_name(r->v), r->detail);
+        }
+        printf("  %-10s %3d/%-3d\n", "lab total", lab_points, lab_max);
+        total += lab_points;
+        max_total += lab_max;
+    }
+    if (tsv && fclose(tsv) != 0) {
+        fprintf(stderr, "grader: could not finish writing %s\n", o.tsv);
+        return 2;
+    }
+    if (graded == 0) {
+        fprintf(stderr, "grader: no lab matches the --lab selection\n");
+        return 2;
+    }
+    double percent = max_total ? 100.0 * total / max_total : 0.0;
+    printf("\nTOTAL %d/%d (%.1f%%)\n", total, max_total, percent);
+    if (o.expect >= 0 && percent + 1e-9 < o.expect) {
+        fprintf(stderr, "grader: score %.1f%% is below the expected %.0f%%\n", percent, o.expect);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,130 @@
+/* Runs an untrusted program in its own process group, with a wall-clock timeout and resource limits. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kit_timer.h"
+#include "sandbox.h"
+
+static void set_limit(int resource, rlim_t value)
+{
+    struct rlimit r = {value, value};
+    setrlimit(resource, &r);
+}
+
+/* Opens path (or /dev/null) onto fd; returns -1 on failure. */
+static int redirect(int fd, const char *path, int flags)
+{
+    int f = open(path ? path : "/dev/null", flags | O_CLOEXEC, 0600);
+    if (f < 0)
+        return -1;
+    if (dup2(f, fd) < 0)
+        return -1;
+    close(f);
+    return 0;
+}
+
+/* In the child: set everything up, then exec. Only async-signal-safe work here. */
+static void child(char *const argv[], const sb_limits *lim, int errpipe)
+{
+    static char *const empty_env[] = {NULL};
+    setpgid(0, 0);
+    if (redirect(0, lim->stdin_path, O_RDONLY) || redirect(1, lim->stdout_path, O_WRONLY | O_CREAT | O_TRUNC) ||
+        redirect(2, lim->stderr_path, O_WRONLY | O_CREAT | O_TRUNC) || (lim->cwd && chdir(lim->cwd) != 0))
+        goto fail;
+    set_limit(RLIMIT_CORE, 0);
+    if (lim->cpu_s > 0)
+        set_limit(RLIMIT_CPU, (rlim_t)lim->cpu_s);
+    if (lim->file_bytes > 0)
+        set_limit(RLIMIT_FSIZE, (rlim_t)lim->file_bytes);
+    if (lim->nproc > 0)
+        set_limit(RLIMIT_NPROC, (rlim_t)lim->nproc);
+    signal(SIGPIPE, SIG_DFL);
+    execve(argv[0], argv, lim->envp ? lim->envp : empty_env);
+fail:;
+    int e = errno;
+    ssize_t ignored = write(errpipe, &e, sizeof e);
+    (void)ignored;
+    _exit(127);
+}
+
+int sb_run(char *const argv[], const sb_limits *lim, sb_result *res)
+{
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0)
+        return -1;
+    double start = kit_now_s();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return -1;
+    }
+    if (pid == 0)
+        child(argv, lim, pipefd[1]);
+    setpgid(pid, pid); /* also here, so the group exists before we might kill it */
+    close(pipefd[1]);
+
+    int status = 0, timed_out = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            status = 0;
+            break;
+        }
+        if (kit_now_s() - start >= lim->timeout_s) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            timed_out = 1;
+            break;
+        }
+        struct timespec nap = {0, 2 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    kill(-pid, SIGKILL); /* whatever the child left behind in its group */
+    res->seconds = kit_now_s() - start;
+
+    int exec_errno = 0;
+    ssize_t got = read(pipefd[0], &exec_errno, sizeof exec_errno);
+    close(pipefd[0]);
+    if (got == (ssize_t)sizeof exec_errno) {
+        res->kind = SB_ERROR;
+        res->code = exec_errno;
+    } else if (timed_out) {
+        res->kind = SB_TIMEOUT;
+        res->code = 0;
+    } else if (WIFSIGNALED(status)) {
+        res->kind = SB_SIGNALED;
+        res->code = WTERMSIG(status);
+    } else {
+        res->kind = SB_EXITED;
+        res->code = WEXITSTATUS(status);
+    }
+    return 0;
+}
+
+void sb_describe(const sb_result *res, const sb_limits *lim, char *buf, unsigned len)
+{
+    switch (res->kind) {
+    case SB_EXITED: snprintf(buf, len, "exit %d", res->code); break;
+    case SB_TIMEOUT: snprintf(buf, len, "timeout after %g s", lim->timeout_s); break;
+    case SB_ERROR: snprintf(buf, len, "could not start: %s", strerror(res->code)); break;
+    case SB_SIGNALED:
+        if (res->code == SIGXCPU)
+            snprintf(buf, len, "timeout: CPU time limit of %ld s", lim->cpu_s);
+        else if (res->code == SIGXFSZ)
+            snprintf(buf, len, "output too large (over %lld bytes)", lim->file_bytes);
+        else
+            snprintf(buf, len, "crash (signal %d, %s)", res->code, strsignal(res->code));
+        break;
+    }
+}

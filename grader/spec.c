@@ -1,0 +1,204 @@
+/* Grading specs: the data file in each lab folder that lists its tasks, points and tests. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec.h"
+
+int spec_find_task(const spec_lab *lab, const char *name)
+{
+    for (int t = 0; t < lab->ntasks; t++)
+        if (strcmp(lab->tasks[t].name, name) == 0)
+            return t;
+    return -1;
+}
+
+/* A name the grader may use as a file name or identifier: letters, digits, '-', '_' and '.', not starting with '.'. */
+static int plain_name(const char *s, size_t max)
+{
+    size_t len = strlen(s);
+    if (len == 0 || len >= max || s[0] == '.')
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+              *p == '_' || *p == '.'))
+            return 0;
+    return 1;
+}
+
+static int parse_num(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Applies one key=value of a test line; returns NULL or what is wrong. */
+static const char *test_option(spec_test *t, char *kv)
+{
+    char *eq = strchr(kv, '=');
+    if (!eq)
+        return "test options must be key=value";
+    *eq = '\0';
+    const char *key = kv, *val = eq + 1;
+    long long v;
+    if (strcmp(key, "op") == 0) {
+        if (strcmp(val, "merge") != 0 && strcmp(val, "co_rank") != 0)
+            return "op must be merge or co_rank";
+        snprintf(t->op, sizeof t->op, "%s", val);
+    } else if (strcmp(key, "type") == 0) {
+        if (kit_type_parse(val, &t->type))
+            return "type must be i32, i64 or kv32";
+    } else if (strcmp(key, "gen") == 0) {
+        if (kit_gen_parse(val, &t->gen))
+            return "unknown gen";
+    } else if (strcmp(key, "m") == 0 || strcmp(key, "n") == 0) {
+        if (parse_num(val, 0, 1LL << 28, &v))
+            return "m and n must lie in 0 .. 2^28";
+        *(key[0] == 'm' ? &t->m : &t->n) = v;
+    } else if (strcmp(key, "seed") == 0) {
+        if (parse_num(val, 0, (1LL << 62), &v))
+            return "seed must be a non-negative integer";
+        t->seed = (unsigned long long)v;
+    } else if (strcmp(key, "ranks") == 0) {
+        if (parse_num(val, 0, 1 << 24, &v))
+            return "ranks must lie in 0 .. 2^24 (0 means every rank)";
+        t->ranks = v;
+    } else if (strcmp(key, "check") == 0) {
+        if (strcmp(val, "values") != 0 && strcmp(val, "bound") != 0)
+            return "check must be values or bound";
+        t->bound = strcmp(val, "bound") == 0;
+    } else if (strcmp(key, "timeout") == 0) {
+        if (parse_num(val, 1, 3600, &v))
+            return "timeout must lie in 1 .. 3600 seconds";
+        t->timeout_s = (int)v;
+    } else {
+        return "unknown test option";
+    }
+    return NULL;
+}
+
+static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
+{
+    char *task = strtok_r(NULL, " \t", &save), *vis = strtok_r(NULL, " \t", &save),
+         *name = strtok_r(NULL, " \t", &save);
+    if (!task || !vis || !name)
+        return "test needs: TASK public|hidden NAME key=value...";
+    if (lab->ntests == SPEC_MAX_TESTS)
+        return "too many tests";
+    spec_test *t = &lab->tests[lab->ntests];
+    memset(t, 0, sizeof *t);
+    t->type = KIT_TYPE_I32;
+    t->gen = KIT_GEN_RANDOM;
+    t->seed = 1;
+    if ((t->task = spec_find_task(lab, task)) < 0)
+        return "test names an undeclared task";
+    if (strcmp(vis, "public") != 0 && strcmp(vis, "hidden") != 0)
+        return "visibility must be public or hidden";
+    t->hidden = strcmp(vis, "hidden") == 0;
+    if (t->hidden != hidden_file)
+        return hidden_file ? "a hidden spec may only hold hidden tests" : "hidden tests belong in grader/hidden/";
+    if (!plain_name(name, sizeof t->name))
+        return "test name must be plain (letters, digits, - _ .)";
+    for (int x = 0; x < lab->ntests; x++)
+        if (strcmp(lab->tests[x].name, name) == 0)
+            return "duplicate test name";
+    snprintf(t->name, sizeof t->name, "%s", name);
+    for (char *kv; (kv = strtok_r(NULL, " \t", &save));) {
+        const char *bad = test_option(t, kv);
+        if (bad)
+            return bad;
+    }
+    if (t->op[0] == '\0')
+        return "test needs op=";
+    if (t->m + t->n > (1LL << 28))
+        return "m + n must not exceed 2^28";
+    lab->ntests++;
+    return NULL;
+}
+
+/* Copies the rest of a line (after the directive's fixed words) without its leading blanks. */
+static void rest_of_line(char *dst, size_t len, char *save)
+{
+    while (save && (*save == ' ' || *save == '\t'))
+        save++;
+    snprintf(dst, len, "%s", save ? save : "");
+}
+
+int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, size_t errlen)
+{
+    char line[1024];
+    unsigned lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *save = NULL, *word = strtok_r(line, " \t", &save);
+        const char *bad = NULL;
+        if (!word || word[0] == '#')
+            continue;
+        if (strcmp(word, "test") == 0) {
+            bad = parse_test(lab, hidden, save);
+        } else if (strcmp(word, "lab") == 0) {
+            char *id = strtok_r(NULL, " \t", &save);
+            if (!id || !plain_name(id, sizeof lab->lab))
+                bad = "lab needs a plain folder name";
+            else if (lab->lab[0] && strcmp(lab->lab, id) != 0)
+                bad = "lab name differs from the public spec's";
+            else
+                snprintf(lab->lab, sizeof lab->lab, "%s", id);
+        } else if (hidden) {
+            bad = "a hidden spec may only hold lab and test lines";
+        } else if (strcmp(word, "title") == 0) {
+            rest_of_line(lab->title, sizeof lab->title, save);
+        } else if (strcmp(word, "file") == 0) {
+            char *file = strtok_r(NULL, " \t", &save);
+            if (!file || !plain_name(file, sizeof lab->files[0]))
+                bad = "file needs a plain file name";
+            else if (lab->nfiles == SPEC_MAX_FILES)
+                bad = "too many files";
+            else
+                snprintf(lab->files[lab->nfiles++], sizeof lab->files[0], "%s", file);
+        } else if (strcmp(word, "task") == 0) {
+            char *tname = strtok_r(NULL, " \t", &save), *pts = strtok_r(NULL, " \t", &save);
+            long long p;
+            if (!tname || !pts || !plain_name(tname, SPEC_NAME) || parse_num(pts, 1, 1000, &p))
+                bad = "task needs: NAME POINTS(1..1000) title";
+            else if (spec_find_task(lab, tname) >= 0)
+                bad = "duplicate task";
+            else if (lab->ntasks == SPEC_MAX_TASKS)
+                bad = "too many tasks";
+            else {
+                spec_task *t = &lab->tasks[lab->ntasks++];
+                snprintf(t->name, sizeof t->name, "%s", tname);
+                t->points = (int)p;
+                rest_of_line(t->title, sizeof t->title, save);
+            }
+        } else {
+            bad = "unknown directive";
+        }
+        if (bad) {
+            snprintf(err, errlen, "%s:%u: %s", name, lineno, bad);
+            return -1;
+        }
+    }
+    if (!hidden && (lab->lab[0] == '\0' || lab->nfiles == 0 || lab->ntasks == 0)) {
+        snprintf(err, errlen, "%s: a spec needs a lab line, at least one file and one task", name);
+        return -1;
+    }
+    if (!hidden) {
+        for (int t = 0; t < lab->ntasks; t++) {
+            int tests = 0;
+            for (int x = 0; x < lab->ntests; x++)
+                tests += lab->tests[x].task == t;
+            if (tests == 0) {
+                snprintf(err, errlen, "%s: task %s has no public test", name, lab->tasks[t].name);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}

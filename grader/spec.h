@@ -1,0 +1,73 @@
+/* Grading specs: the data file in each lab folder that lists its tasks, points and tests. */
+#ifndef SPEC_H
+#define SPEC_H
+
+#include <stdio.h>
+
+#include "kit_gen.h"
+
+#define SPEC_MAX_FILES 4
+#define SPEC_MAX_TASKS 16
+#define SPEC_MAX_TESTS 96
+#define SPEC_NAME 48
+
+/** A task: one thing the student implements, graded all or nothing. */
+typedef struct spec_task {
+    char name[SPEC_NAME];   /**< identifier used by tests, for example "merge" */
+    int points;             /**< points for passing every test of the task */
+    char title[128];        /**< one line for the score table */
+} spec_task;
+
+/** A test: one run of the lab's runner on generated input, checked by the grader. */
+typedef struct spec_test {
+    char name[SPEC_NAME];   /**< unique within the lab */
+    int task;               /**< index into spec_lab.tasks */
+    int hidden;             /**< 1 if students do not see it */
+    char op[16];            /**< runner operation: "merge" or "co_rank" */
+    kit_type type;          /**< element type */
+    long long m, n;         /**< input sizes */
+    kit_gen gen;            /**< input shape */
+    unsigned long long seed;/**< generator seed */
+    long long ranks;        /**< co_rank: ranks to query, 0 for every rank */
+    int bound;              /**< co_rank: check the pass and comparison bounds instead of the values */
+    int timeout_s;          /**< wall-clock limit, 0 for the grader's default */
+} spec_test;
+
+/** A lab's whole spec: the public file plus, when present, its hidden tests. */
+typedef struct spec_lab {
+    char lab[64];                           /**< folder name, "NN-slug" */
+    char title[128];                        /**< human title */
+    char files[SPEC_MAX_FILES][64];         /**< the files a submission provides */
+    int nfiles;
+    spec_task tasks[SPEC_MAX_TASKS];
+    int ntasks;
+    spec_test tests[SPEC_MAX_TESTS];
+    int ntests;
+} spec_lab;
+
+/**
+ * Reads a spec file into @p lab. Call it on a zeroed spec_lab for the public
+ * spec, then again on the same lab for its hidden spec, which may only add
+ * tests (marked hidden) to tasks the public spec declared.
+ *
+ * Lines (blank lines and # comments are ignored):
+ *   lab NN-slug
+ *   title Words...
+ *   file NAME                       a file the submission provides (plain name)
+ *   task NAME POINTS Words...
+ *   test TASK public|hidden NAME key=value...
+ * Test keys: op, type, m, n, gen, seed, ranks, check (values|bound), timeout.
+ *
+ * @param[in]     f      the spec
+ * @param[in]     name   the file's name, for messages
+ * @param[in]     hidden 1 when reading a hidden spec
+ * @param[in,out] lab    the spec so far
+ * @param[out]    err    on error, "<name>:<line>: <what>"
+ * @return 0 on success, -1 on the first error
+ */
+int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, size_t errlen);
+
+/** @return the index of the task called @p name, or -1. */
+int spec_find_task(const spec_lab *lab, const char *name);
+
+#endif

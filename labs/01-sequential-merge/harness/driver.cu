@@ -1,0 +1,95 @@
+/*
+ * Lab 1 driver: merges generated sorted inputs with your merge_sequential and
+ * checks the result against the kit's reference. With --serve it answers one
+ * grader request instead.
+ */
+#include <string.h>
+
+#include "kit.h"
+#include "kit_driver.h"
+#include "merge_sequential.cuh"
+
+static const char *const WHAT = "Lab 1: merge two generated sorted arrays with merge_sequential and check the result.";
+
+template <typename T>
+static void merge_typed(const void *A, int m, const void *B, int n, void *C)
+{
+    merge_sequential<T>((const T *)A, m, (const T *)B, n, (T *)C);
+}
+
+/* Runs the student's merge on untyped arrays of the given type. */
+static void merge_any(kit_type t, const void *A, int m, const void *B, int n, void *C)
+{
+    switch (t) {
+    case KIT_TYPE_I32: merge_typed<int32_t>(A, m, B, n, C); break;
+    case KIT_TYPE_I64: merge_typed<int64_t>(A, m, B, n, C); break;
+    case KIT_TYPE_KV32: merge_typed<kit_kv32>(A, m, B, n, C); break;
+    }
+}
+
+/* Grader request "merge": C = merge(A, B). C starts as a 0xA5 pattern so unwritten slots show. */
+static int serve_merge(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+{
+    (void)Q;
+    if (strcmp(req->op, "merge") != 0 || req->m + req->n > INT32_MAX) {
+        snprintf(out->error, sizeof out->error, "lab 01 cannot run '%s' with m + n = %llu", req->op,
+                 (unsigned long long)(req->m + req->n));
+        return -1;
+    }
+    size_t bytes = (size_t)(req->m + req->n) * kit_type_size((kit_type)req->type);
+    out->c = req->m + req->n;
+    out->C = kit_xmalloc(bytes);
+    memset(out->C, 0xA5, bytes);
+    merge_any((kit_type)req->type, A, (int)req->m, B, (int)req->n, out->C);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    kit_args a;
+    kit_args_defaults(&a);
+    int rc = kit_driver_args(&a, argc, argv, WHAT);
+    if (rc >= 0)
+        return rc;
+    if (a.serve)
+        return kit_serve(stdin, stdout, serve_merge);
+
+    size_t size = kit_type_size(a.type), total = (size_t)(a.m + a.n);
+    void *A = kit_xmalloc((size_t)a.m * size), *B = kit_xmalloc((size_t)a.n * size);
+    void *C = kit_xmalloc(total * size), *ref = kit_xmalloc(total * size);
+    kit_gen_merge_input(a.type, A, (size_t)a.m, B, (size_t)a.n, a.gen, a.seed);
+    kit_merge_ref(a.type, A, (size_t)a.m, B, (size_t)a.n, ref);
+
+    double best = 1e30;
+    for (int r = 0; r < a.repeat; r++) {
+        memset(C, 0xA5, total * size);
+        double t0 = kit_now_s();
+        merge_any(a.type, A, (int)a.m, B, (int)a.n, C);
+        double dt = kit_now_s() - t0;
+        best = dt < best ? dt : best;
+    }
+    if (a.print) {
+        kit_print_array("A", a.type, A, (size_t)a.m);
+        kit_print_array("B", a.type, B, (size_t)a.n);
+        kit_print_array("C", a.type, C, total);
+    }
+
+    char msg[256];
+    int status = 0;
+    if (kit_not_implemented_task()) {
+        printf("FAIL: not implemented: %s\n", kit_not_implemented_task());
+        status = 1;
+    } else if (kit_verify(a.type, ref, C, total, msg, sizeof msg) >= 0) {
+        printf("FAIL: merge %s m=%lld n=%lld gen=%s: %s\n", kit_type_name(a.type), a.m, a.n, kit_gen_name(a.gen), msg);
+        status = 1;
+    } else {
+        printf("PASS: merge %s m=%lld n=%lld gen=%s seed=%llu: %.3f ms (%.1f M elements/s)\n", kit_type_name(a.type),
+               a.m, a.n, kit_gen_name(a.gen), (unsigned long long)a.seed, best * 1e3,
+               best > 0 ? (double)total / best * 1e-6 : 0.0);
+    }
+    free(A);
+    free(B);
+    free(C);
+    free(ref);
+    return status;
+}

@@ -1,0 +1,31 @@
+/*
+ * Lab 1, sequential merge: the one file you edit for this lab.
+ * The handout is handouts/01-sequential-merge.md; `make check LAB=01` runs the tests.
+ */
+#ifndef LAB01_MERGE_SEQUENTIAL_CUH
+#define LAB01_MERGE_SEQUENTIAL_CUH
+
+#include "kit_lab.h"
+
+/**
+ * Merges two sorted arrays into one, stably. Runs on the host and, unchanged,
+ * inside GPU kernels (labs 3 to 5 call it from every thread).
+ *
+ * @tparam T     int32_t, int64_t or kit_kv32; compare keys with <, <=, > and >= only
+ * @param[in]  A sorted by key, m elements
+ * @param[in]  m size of A, 0 or more
+ * @param[in]  B sorted by key, n elements
+ * @param[in]  n size of B, 0 or more
+ * @param[out] C m + n elements: all of A and B in key order. On equal keys
+ *               A's element comes first, and each list keeps its own order.
+ * @pre C does not overlap A or B; A and B are not modified
+ */
+template <typename T>
+KIT_HD void merge_sequential(const T *A, int m, const T *B, int n, T *C)
+{
+    /* Your code here: fill C[0 .. m+n-1] from A and B; on equal keys take A's element first. */
+    (void)A; (void)m; (void)B; (void)n; (void)C;
+    KIT_NOT_IMPLEMENTED("01-sequential-merge:merge");
+}
+
+#endif

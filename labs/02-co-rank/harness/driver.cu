@@ -1,0 +1,126 @@
+/*
+ * Lab 2 driver: runs your co_rank on generated sorted inputs, for one rank
+ * (--k) or for every rank, and checks it against the kit's reference and the
+ * iteration bound. With --serve it answers one grader request instead.
+ */
+#include <string.h>
+
+#include "co_rank.cuh"
+#include "kit.h"
+#include "kit_counted.h"
+#include "kit_driver.h"
+
+static const char *const WHAT = "Lab 2: compute co-ranks with co_rank on generated sorted inputs and check them.";
+
+template <typename T>
+static int co_rank_typed(int k, const void *A, int m, const void *B, int n, int *passes)
+{
+    return co_rank<T>(k, (const T *)A, m, (const T *)B, n, passes);
+}
+
+static int co_rank_any(kit_type t, int k, const void *A, int m, const void *B, int n, int *passes)
+{
+    switch (t) {
+    case KIT_TYPE_I32: return co_rank_typed<int32_t>(k, A, m, B, n, passes);
+    case KIT_TYPE_I64: return co_rank_typed<int64_t>(k, A, m, B, n, passes);
+    case KIT_TYPE_KV32: return co_rank_typed<kit_kv32>(k, A, m, B, n, passes);
+    }
+    return -1;
+}
+
+/* Copies the keys of an array into counting keys. */
+static kit_counted *counted_copy(kit_type t, const void *data, size_t n)
+{
+    kit_counted *c = (kit_counted *)kit_xmalloc(n * sizeof *c);
+    for (size_t i = 0; i < n; i++)
+        c[i].key = kit_key_at(t, data, i);
+    return c;
+}
+
+/*
+ * Grader request "co_rank": for each rank k in Q, three results: the co-rank
+ * i, the passes the function reported, and the key comparisons it made on
+ * counting keys.
+ */
+static int serve_co_rank(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+{
+    uint64_t total = req->m + req->n;
+    if (strcmp(req->op, "co_rank") != 0 || total > INT32_MAX) {
+        snprintf(out->error, sizeof out->error, "lab 02 cannot run '%s' with m + n = %llu", req->op,
+                 (unsigned long long)total);
+        return -1;
+    }
+    for (uint64_t q = 0; q < req->q; q++) {
+        if (Q[q] < 0 || (uint64_t)Q[q] > total) {
+            snprintf(out->error, sizeof out->error, "rank %lld is outside 0 .. %llu", (long long)Q[q],
+                     (unsigned long long)total);
+            return -1;
+        }
+    }
+    int m = (int)req->m, n = (int)req->n;
+    kit_counted *cA = counted_copy((kit_type)req->type, A, req->m), *cB = counted_copy((kit_type)req->type, B, req->n);
+    out->r = 3 * req->q;
+    out->R = (int64_t *)kit_xmalloc(out->r * sizeof(int64_t));
+    for (uint64_t q = 0; q < req->q; q++) {
+        int k = (int)Q[q], passes = -1, ignored;
+        out->R[3 * q] = co_rank_any((kit_type)req->type, k, A, m, B, n, &passes);
+        out->R[3 * q + 1] = passes;
+        kit_comparisons = 0;
+        co_rank<kit_counted>(k, cA, m, cB, n, &ignored);
+        out->R[3 * q + 2] = kit_comparisons;
+    }
+    free(cA);
+    free(cB);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    kit_args a;
+    kit_args_defaults(&a);
+    int rc = kit_driver_args(&a, argc, argv, WHAT);
+    if (rc >= 0)
+        return rc;
+    if (a.serve)
+        return kit_serve(stdin, stdout, serve_co_rank);
+
+    size_t size = kit_type_size(a.type), total = (size_t)(a.m + a.n);
+    void *A = kit_xmalloc((size_t)a.m * size), *B = kit_xmalloc((size_t)a.n * size);
+    int64_t *ref = (int64_t *)kit_xmalloc((total + 1) * sizeof(int64_t));
+    kit_gen_merge_input(a.type, A, (size_t)a.m, B, (size_t)a.n, a.gen, a.seed);
+    kit_co_rank_all(a.type, A, (size_t)a.m, B, (size_t)a.n, ref);
+    if (a.print) {
+        kit_print_array("A", a.type, A, (size_t)a.m);
+        kit_print_array("B", a.type, B, (size_t)a.n);
+    }
+
+    int bound = kit_co_rank_pass_bound(a.m, a.n), status = 0, worst = 0;
+    long long first = a.k >= 0 ? a.k : 0, last = a.k >= 0 ? a.k : (long long)total;
+    double t0 = kit_now_s();
+    for (long long k = first; k <= last && status == 0; k++) {
+        int passes = 0;
+        int i = co_rank_any(a.type, (int)k, A, (int)a.m, B, (int)a.n, &passes);
+        if (kit_not_implemented_task()) {
+            printf("FAIL: not implemented: %s\n", kit_not_implemented_task());
+            status = 1;
+        } else if (i != ref[k]) {
+            printf("FAIL: co_rank(k=%lld) = %d, expected %lld\n", k, i, (long long)ref[k]);
+            status = 1;
+        } else if (passes > bound) {
+            printf("FAIL: co_rank(k=%lld) made %d passes, over the bound %d\n", k, passes, bound);
+            status = 1;
+        }
+        worst = passes > worst ? passes : worst;
+        if (a.k >= 0 && status == 0)
+            printf("co_rank(k=%lld): i = %d, j = %lld, %d passes (bound %d)\n", k, i, k - i, passes, bound);
+    }
+    double dt = kit_now_s() - t0;
+    if (status == 0)
+        printf("PASS: co_rank %s m=%lld n=%lld gen=%s seed=%llu: %lld ranks, at most %d passes (bound %d), %.3f ms\n",
+               kit_type_name(a.type), a.m, a.n, kit_gen_name(a.gen), (unsigned long long)a.seed, last - first + 1,
+               worst, bound, dt * 1e3);
+    free(A);
+    free(B);
+    free(ref);
+    return status;
+}

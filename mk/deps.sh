@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Checks what the kit needs (nvcc, CUnit, Doxygen) and installs what is missing
+# with apt-get when run as root; otherwise prints the exact command to run.
+set -u
+
+nvcc_path=$(command -v nvcc 2>/dev/null || true)
+[ -z "$nvcc_path" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc_path=/usr/local/cuda/bin/nvcc
+if [ -z "$nvcc_path" ]; then
+    echo "deps: nvcc not found. Install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads)" >&2
+    echo "      and put its bin/ folder in PATH, or run make with NVCC=/path/to/nvcc." >&2
+    exit 1
+fi
+
+missing=()
+cunit_ok=1
+if ! echo '#include <CUnit/CUnit.h>' | ${CC:-gcc} -E -x c - >/dev/null 2>&1; then
+    missing+=(libcunit1-dev)
+    cunit_ok=0
+fi
+command -v doxygen >/dev/null 2>&1 || missing+=(doxygen)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing ${missing[*]} with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    if apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 ||
+        { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q "${missing[@]}" >/dev/null; }; then
+        exit 0
+    fi
+    echo "deps: apt-get could not install ${missing[*]}" >&2
+    exit 1
+fi
+
+echo "deps: missing ${missing[*]}; install with:" >&2
+echo "      sudo apt-get install -y ${missing[*]}" >&2
+# CUnit is needed to build the tests; Doxygen only for the documentation.
+[ $cunit_ok = 1 ] && exit 0
+exit 1
