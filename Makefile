@@ -21,7 +21,7 @@ GENCODE := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm)) \
            -gencode arch=compute_$(lastword $(SMS)),code=compute_$(lastword $(SMS))
 CFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O2 -g
-KIT_CFLAGS := -std=c11 -Wall -Wextra -Icommon -Igrader -MMD -MP
+KIT_CFLAGS := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration -Icommon -Igrader -MMD -MP
 KIT_NVFLAGS := -std=c++17 $(GENCODE) -Icommon -Xcompiler -Wall,-Wextra -MMD -MP
 
 ifeq ($(V),1)

@@ -7,13 +7,16 @@
  *   kit_timer.h  host timer
  *   kit_cli.h    the options every lab driver shares
  *   kit_proto.h  the request/reply files between the grader and a lab runner
+ *   kit_driver.h what every lab driver shares: options, printing, serving the grader, kit_xmalloc
  *   kit_cuda.h   CUDA_CHECK, the GPU probe and the event timer (.cu files only)
- *   kit_test.h   the CUnit layer of the kit's tests
+ *   kit_test.h   the CUnit layer of the kit's tests (include it yourself; it needs CUnit)
+ *   kit_counted.h a key type that counts comparisons (C++ only; include it yourself)
  */
 #ifndef KIT_H
 #define KIT_H
 
 #include "kit_cli.h"
+#include "kit_driver.h"
 #include "kit_gen.h"
 #include "kit_lab.h"
 #include "kit_proto.h"

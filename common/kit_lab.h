@@ -10,7 +10,7 @@ extern "C" {
 
 /**
  * Records that a skeleton function was called before the student wrote it.
- * The first call for a task prints `not implemented: <task>` on stderr; the
+ * The process's first call prints `not implemented: <task>` on stderr; the
  * harness then fails the test with the same message instead of comparing
  * garbage. Host only; see KIT_NOT_IMPLEMENTED for code that also runs on a GPU.
  * @param[in] task "<lab>:<task>", for example "01-sequential-merge:merge"

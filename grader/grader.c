@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,22 @@ typedef struct options {
     const char *work;         /* where scratch folders go */
     int keep;                 /* keep scratch folders */
 } options;
+
+/*
+ * snprintf through a va_list: messages and paths here are cut at their
+ * buffer's size on purpose, and this keeps the compiler's truncation
+ * warnings for code where cutting would be a bug.
+ * @return 0, or -1 if the text did not fit
+ */
+static int fmt(char *buf, size_t len, const char *format, ...) __attribute__((format(printf, 3, 4)));
+static int fmt(char *buf, size_t len, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int n = vsnprintf(buf, len, format, ap);
+    va_end(ap);
+    return n >= 0 && (size_t)n < len ? 0 : -1;
+}
 
 typedef struct task_result {
     verdict v;
@@ -133,20 +150,22 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
-/* Finds nvcc: the option, else PATH, else the usual install folder. */
+/* Finds nvcc: the option (a path, or a name looked up in PATH), else PATH, else the usual install folder. */
 static const char *find_nvcc(const options *o, char *buf, size_t len)
 {
-    if (o->nvcc)
-        return o->nvcc;
+    const char *name = o->nvcc ? o->nvcc : "nvcc";
+    if (strchr(name, '/'))
+        return access(name, X_OK) == 0 ? name : NULL;
     const char *path = getenv("PATH");
     char copy[4096];
-    snprintf(copy, sizeof copy, "%s", path ? path : "");
+    fmt(copy, sizeof copy, "%s", path ? path : "");
     for (char *save, *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-        snprintf(buf, len, "%s/nvcc", dir);
-        if (access(buf, X_OK) == 0)
+        if (fmt(buf, len, "%s/%s", dir, name) == 0 && access(buf, X_OK) == 0)
             return buf;
     }
-    snprintf(buf, len, "/usr/local/cuda/bin/nvcc");
+    if (o->nvcc)
+        return NULL;
+    fmt(buf, len, "/usr/local/cuda/bin/nvcc");
     return access(buf, X_OK) == 0 ? buf : NULL;
 }
 
@@ -159,7 +178,7 @@ static int cmp_str(const void *a, const void *b)
 static int discover_labs(const char *kit, char names[][64], int max)
 {
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/labs", kit);
+    fmt(dir, sizeof dir, "%s/labs", kit);
     DIR *d = opendir(dir);
     if (!d)
         return -1;
@@ -167,9 +186,9 @@ static int discover_labs(const char *kit, char names[][64], int max)
     for (struct dirent *e; (e = readdir(d)) && count < max;) {
         char spec[4400];
         struct stat st;
-        snprintf(spec, sizeof spec, "%s/%s/grading.spec", dir, e->d_name);
+        fmt(spec, sizeof spec, "%s/%s/grading.spec", dir, e->d_name);
         if (e->d_name[0] != '.' && strlen(e->d_name) < 64 && stat(spec, &st) == 0 && S_ISREG(st.st_mode))
-            snprintf(names[count++], 64, "%s", e->d_name);
+            fmt(names[count++], 64, "%s", e->d_name);
     }
     closedir(d);
     char *ptrs[MAX_LABS];
@@ -178,7 +197,7 @@ static int discover_labs(const char *kit, char names[][64], int max)
     qsort(ptrs, (size_t)count, sizeof ptrs[0], cmp_str);
     char sorted[MAX_LABS][64];
     for (int i = 0; i < count; i++)
-        snprintf(sorted[i], 64, "%s", ptrs[i]);
+        fmt(sorted[i], 64, "%s", ptrs[i]);
     memcpy(names, sorted, (size_t)count * 64);
     return count;
 }
@@ -200,19 +219,19 @@ static int load_spec(const char *kit, const char *lab, spec_lab *spec, char *err
 {
     char path[4200];
     memset(spec, 0, sizeof *spec);
-    snprintf(path, sizeof path, "%s/labs/%s/grading.spec", kit, lab);
+    fmt(path, sizeof path, "%s/labs/%s/grading.spec", kit, lab);
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        fmt(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return -1;
     }
     int rc = spec_parse(f, path, 0, spec, err, errlen);
     fclose(f);
     if (rc == 0 && strcmp(spec->lab, lab) != 0) {
-        snprintf(err, errlen, "%s says lab %s, but lives in folder %s", path, spec->lab, lab);
+        fmt(err, errlen, "%s says lab %s, but lives in folder %s", path, spec->lab, lab);
         rc = -1;
     }
-    snprintf(path, sizeof path, "%s/grader/hidden/%s.spec", kit, lab);
+    fmt(path, sizeof path, "%s/grader/hidden/%s.spec", kit, lab);
     if (rc == 0 && (f = fopen(path, "r"))) {
         rc = spec_parse(f, path, 1, spec, err, errlen);
         fclose(f);
@@ -230,13 +249,13 @@ static int copy_submitted(const char *from, const char *to, char *why, size_t le
     int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     struct stat st;
     if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(why, len, "missing or not a regular file");
+        fmt(why, len, "missing or not a regular file");
         if (in >= 0)
             close(in);
         return -1;
     }
     if (st.st_size > MAX_FILE_BYTES) {
-        snprintf(why, len, "larger than %d bytes", MAX_FILE_BYTES);
+        fmt(why, len, "larger than %d bytes", MAX_FILE_BYTES);
         close(in);
         return -1;
     }
@@ -250,7 +269,7 @@ static int copy_submitted(const char *from, const char *to, char *why, size_t le
     if (out >= 0 && close(out) != 0)
         rc = -1;
     if (rc)
-        snprintf(why, len, "could not copy it");
+        fmt(why, len, "could not copy it");
     return rc;
 }
 
@@ -265,16 +284,16 @@ static void compile_error_line(const char *log, char *buf, size_t len)
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
         if (!first[0])
-            snprintf(first, sizeof first, "%s", line);
+            fmt(first, sizeof first, "%s", line);
         if (strstr(line, "error")) {
             const char *base = strstr(line, "/scratch/"); /* shorten the scratch path */
-            snprintf(buf, len, "%s", base ? base + 9 : line);
+            fmt(buf, len, "%s", base ? base + 9 : line);
             fclose(f);
             return;
         }
     }
     fclose(f);
-    snprintf(buf, len, "%s", first);
+    fmt(buf, len, "%s", first);
 }
 
 /* Builds the lab's runner from the harness and the submitted files; returns 0 or -1 with a reason. */
@@ -282,11 +301,11 @@ static int build_runner(const options *o, const char *nvcc, const char *lab, con
                         const char *libkit, char *why, size_t len)
 {
     char src[4200], inc_sub[4200], inc_common[4200], out[4200], log[4200], path_env[4200], home_env[4200];
-    snprintf(src, sizeof src, "%s/labs/%s/harness/driver.cu", o->kit, lab);
-    snprintf(inc_sub, sizeof inc_sub, "-I%s/scratch", scratch);
-    snprintf(inc_common, sizeof inc_common, "-I%s/common", o->kit);
-    snprintf(out, sizeof out, "%s/runner", scratch);
-    snprintf(log, sizeof log, "%s/compile.log", scratch);
+    fmt(src, sizeof src, "%s/labs/%s/harness/driver.cu", o->kit, lab);
+    fmt(inc_sub, sizeof inc_sub, "-I%s/scratch", scratch);
+    fmt(inc_common, sizeof inc_common, "-I%s/common", o->kit);
+    fmt(out, sizeof out, "%s/runner", scratch);
+    fmt(log, sizeof log, "%s/compile.log", scratch);
 
     char *argv[64];
     int argc = 0;
@@ -294,7 +313,7 @@ static int build_runner(const options *o, const char *nvcc, const char *lab, con
     argv[argc++] = (char *)"-std=c++17";
     argv[argc++] = (char *)"-O2";
     char flags[1024];
-    snprintf(flags, sizeof flags, "%s", o->nvcc_flags);
+    fmt(flags, sizeof flags, "%s", o->nvcc_flags);
     for (char *save, *w = strtok_r(flags, " ", &save); w && argc < 50; w = strtok_r(NULL, " ", &save))
         argv[argc++] = w;
     argv[argc++] = inc_sub;
@@ -306,9 +325,9 @@ static int build_runner(const options *o, const char *nvcc, const char *lab, con
     argv[argc] = NULL;
 
     char nvcc_dir[4096];
-    snprintf(nvcc_dir, sizeof nvcc_dir, "%s", nvcc);
-    snprintf(path_env, sizeof path_env, "PATH=%s:/usr/local/bin:/usr/bin:/bin", dirname(nvcc_dir));
-    snprintf(home_env, sizeof home_env, "HOME=%s", scratch);
+    fmt(nvcc_dir, sizeof nvcc_dir, "%s", nvcc);
+    fmt(path_env, sizeof path_env, "PATH=%s:/usr/local/bin:/usr/bin:/bin", dirname(nvcc_dir));
+    fmt(home_env, sizeof home_env, "HOME=%s", scratch);
     char *envp[] = {path_env, home_env, NULL};
 
     sb_limits lim;
@@ -321,7 +340,7 @@ static int build_runner(const options *o, const char *nvcc, const char *lab, con
     lim.envp = envp;
     sb_result res;
     if (sb_run(argv, &lim, &res) != 0) {
-        snprintf(why, len, "grader could not fork the compiler");
+        fmt(why, len, "grader could not fork the compiler");
         return -1;
     }
     if (res.kind == SB_EXITED && res.code == 0)
@@ -329,7 +348,7 @@ static int build_runner(const options *o, const char *nvcc, const char *lab, con
     char line[400], how[160];
     sb_describe(&res, &lim, how, sizeof how);
     compile_error_line(log, line, sizeof line);
-    snprintf(why, len, "compile error (%s): %s", how, line[0] ? line : "no message");
+    fmt(why, len, "compile error (%s): %s", how, line[0] ? line : "no message");
     return -1;
 }
 
@@ -348,37 +367,37 @@ static void grade_lab(const options *o, const char *nvcc, const char *libkit, co
     char why[512] = "", scratch[4200], subdir[4400];
     verdict whole = V_PASS; /* a verdict that applies to every task, when not V_PASS */
 
-    snprintf(scratch, sizeof scratch, "%s/%s.XXXXXX", o->work, spec->lab);
+    fmt(scratch, sizeof scratch, "%s/%s.XXXXXX", o->work, spec->lab);
     if (!mkdtemp(scratch)) {
         whole = V_ERROR;
-        snprintf(why, sizeof why, "grader could not make a scratch folder under %s: %s", o->work, strerror(errno));
+        fmt(why, sizeof why, "grader could not make a scratch folder under %s: %s", o->work, strerror(errno));
     }
-    snprintf(subdir, sizeof subdir, "%s/scratch", scratch);
+    fmt(subdir, sizeof subdir, "%s/scratch", scratch);
     if (whole == V_PASS && mkdir(subdir, 0755) != 0) {
         whole = V_ERROR;
-        snprintf(why, sizeof why, "grader could not make %s", subdir);
+        fmt(why, sizeof why, "grader could not make %s", subdir);
     }
     for (int f = 0; whole == V_PASS && f < spec->nfiles; f++) {
         char from[4400], to[4600], reason[128];
-        snprintf(from, sizeof from, "%s/%s/%s", o->submission, spec->lab, spec->files[f]);
-        snprintf(to, sizeof to, "%s/%s", subdir, spec->files[f]);
+        fmt(from, sizeof from, "%s/%s/%s", o->submission, spec->lab, spec->files[f]);
+        fmt(to, sizeof to, "%s/%s", subdir, spec->files[f]);
         if (copy_submitted(from, to, reason, sizeof reason) != 0) {
             whole = V_NOT_ATTEMPTED;
-            snprintf(why, sizeof why, "not attempted (%s/%s: %s)", spec->lab, spec->files[f], reason);
+            fmt(why, sizeof why, "not attempted (%s/%s: %s)", spec->lab, spec->files[f], reason);
         }
     }
     if (whole == V_PASS && build_runner(o, nvcc, spec->lab, scratch, libkit, why, sizeof why) != 0)
         whole = V_COMPILE;
 
     char runner[4400];
-    snprintf(runner, sizeof runner, "%s/runner", scratch);
+    fmt(runner, sizeof runner, "%s/runner", scratch);
     check_env env = {runner, scratch, o->timeout_s};
     for (int t = 0; t < spec->ntasks; t++) {
         task_result *r = &results[t];
         r->points = 0;
         if (whole != V_PASS) {
             r->v = whole;
-            snprintf(r->detail, sizeof r->detail, "%s", why);
+            fmt(r->detail, sizeof r->detail, "%s", why);
             continue;
         }
         int tests = 0;
@@ -392,12 +411,12 @@ static void grade_lab(const options *o, const char *nvcc, const char *libkit, co
             tests++;
             r->v = c.v;
             if (c.v != V_PASS)
-                snprintf(r->detail, sizeof r->detail, "%s test %s: %s", test->hidden ? "hidden" : "public", test->name,
+                fmt(r->detail, sizeof r->detail, "%s test %s: %s", test->hidden ? "hidden" : "public", test->name,
                          c.detail);
         }
         if (r->v == V_PASS) {
             r->points = spec->tasks[t].points;
-            snprintf(r->detail, sizeof r->detail, "pass (%d tests)", tests);
+            fmt(r->detail, sizeof r->detail, "pass (%d tests)", tests);
         }
     }
     if (!o->keep && scratch[0] && strstr(scratch, "XXXXXX") == NULL)
@@ -407,29 +426,38 @@ static void grade_lab(const options *o, const char *nvcc, const char *libkit, co
 int main(int argc, char **argv)
 {
     options o;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* keep the table and stderr messages in order */
     if (parse_options(argc, argv, &o) != 0)
         return 2;
+    char kit_abs[4096], sub_abs[4096];
+    if (!realpath(o.kit, kit_abs)) {
+        fprintf(stderr, "grader: kit folder %s: %s\n", o.kit, strerror(errno));
+        return 2;
+    }
+    o.kit = kit_abs; /* the compiler runs inside the scratch folder, so every path must be absolute */
     char sub_default[4096], lib_default[4096], work_default[4096], nvcc_buf[4096];
     if (!o.submission) {
-        snprintf(sub_default, sizeof sub_default, "%s/solutions", o.kit);
+        fmt(sub_default, sizeof sub_default, "%s/solutions", o.kit);
         o.submission = sub_default;
     }
     if (!o.libkit) {
-        snprintf(lib_default, sizeof lib_default, "%s/build/libkit.a", o.kit);
+        fmt(lib_default, sizeof lib_default, "%s/build/libkit.a", o.kit);
         o.libkit = lib_default;
     }
     if (!o.work) {
-        snprintf(work_default, sizeof work_default, "%s/build/grade", o.kit);
+        fmt(work_default, sizeof work_default, "%s/build/grade", o.kit);
         o.work = work_default;
     }
     struct stat st;
-    if (stat(o.submission, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (stat(o.submission, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(o.submission, sub_abs)) {
         fprintf(stderr, "grader: submission folder %s does not exist\n", o.submission);
         return 2;
     }
+    printf("Grading %s\n", o.submission);
+    o.submission = sub_abs;
     const char *nvcc = find_nvcc(&o, nvcc_buf, sizeof nvcc_buf);
     if (!nvcc) {
-        fprintf(stderr, "grader: nvcc not found; install the CUDA Toolkit or pass --nvcc PATH\n");
+        fprintf(stderr, "grader: %s not found; install the CUDA Toolkit or pass --nvcc PATH\n", o.nvcc ? o.nvcc : "nvcc");
         return 2;
     }
     char libkit_abs[4096], work_abs[4096];
@@ -456,7 +484,6 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    printf("Grading %s\n", o.submission);
     int total = 0, max_total = 0, graded = 0;
     for (int l = 0; l < nlabs; l++) {
         if (!lab_selected(&o, names[l]))

@@ -1,4 +1,5 @@
 /* Grading specs: the data file in each lab folder that lists its tasks, points and tests. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

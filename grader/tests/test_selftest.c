@@ -1,0 +1,189 @@
+/*
+ * The grader's self-test: grades the solutions (must score 100%), the
+ * skeletons (must be "not attempted" everywhere) and every broken submission
+ * under grader/tests/submissions (must get the verdicts in its expected.tsv).
+ * Run from the kit's root; make test sets KIT_GRADER, KIT_NVCC, KIT_NVCC_FLAGS and KIT_BUILD.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kit_test.h"
+
+#define MAX_ROWS 64
+
+typedef struct row {
+    char lab[64], task[48], verdict[32], detail[400];
+    int points, max;
+} row;
+
+static const char *env_or(const char *name, const char *fallback)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : fallback;
+}
+
+/* Grades a submission with a 3 s test timeout; returns the grader's exit status (or -1) and fills rows from its TSV. */
+static int grade_with(const char *nvcc, const char *submission, int expect_full, row *rows, int *nrows)
+{
+    char tsv[512], log[512];
+    const char *build = env_or("KIT_BUILD", "build");
+    snprintf(tsv, sizeof tsv, "%s/selftest.tsv", build);
+    snprintf(log, sizeof log, "%s/selftest-grader.log", build);
+    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission",
+                    (char *)submission, "--tsv", tsv, "--timeout", "3", "--nvcc", (char *)nvcc,
+                    "--nvcc-flags", (char *)env_or("KIT_NVCC_FLAGS", ""), expect_full ? "--expect" : NULL, "100", NULL};
+    remove(tsv);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status = -1;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return -1;
+    *nrows = 0;
+    FILE *f = fopen(tsv, "r");
+    char line[1024];
+    while (f && *nrows < MAX_ROWS && fgets(line, sizeof line, f)) {
+        row *r = &rows[*nrows];
+        line[strcspn(line, "\n")] = '\0';
+        if (sscanf(line, "%63[^\t]\t%47[^\t]\t%d\t%d\t%31[^\t]\t%399[^\n]", r->lab, r->task, &r->points, &r->max,
+                   r->verdict, r->detail) == 6)
+            (*nrows)++;
+    }
+    if (f)
+        fclose(f);
+    return WEXITSTATUS(status);
+}
+
+static int grade(const char *submission, int expect_full, row *rows, int *nrows)
+{
+    return grade_with(env_or("KIT_NVCC", "nvcc"), submission, expect_full, rows, nrows);
+}
+
+static void test_solutions_full_marks(void)
+{
+    row rows[MAX_ROWS];
+    int n = 0, status = grade("solutions", 1, rows, &n);
+    KIT_ASSERT_MSG(status == 0, "grading solutions/ with --expect 100 exited %d (see build/selftest-grader.log)",
+                   status);
+    KIT_ASSERT_MSG(n >= 4, "only %d task rows for solutions/", n);
+    for (int i = 0; i < n; i++)
+        KIT_ASSERT_MSG(strcmp(rows[i].verdict, "pass") == 0 && rows[i].points == rows[i].max,
+                       "solution %s/%s: %s (%d/%d): %s", rows[i].lab, rows[i].task, rows[i].verdict, rows[i].points,
+                       rows[i].max, rows[i].detail);
+}
+
+static void test_skeletons_not_attempted(void)
+{
+    row rows[MAX_ROWS];
+    int n = 0, status = grade("labs", 0, rows, &n);
+    KIT_ASSERT_MSG(status == 0, "grading the skeletons exited %d", status);
+    KIT_ASSERT_MSG(n >= 4, "only %d task rows for labs/", n);
+    for (int i = 0; i < n; i++)
+        KIT_ASSERT_MSG(strcmp(rows[i].verdict, "not-attempted") == 0 && rows[i].points == 0 &&
+                           strstr(rows[i].detail, "not implemented: ") != NULL,
+                       "skeleton %s/%s: %s (%d points): %s", rows[i].lab, rows[i].task, rows[i].verdict,
+                       rows[i].points, rows[i].detail);
+}
+
+/* Checks one broken submission against its expected.tsv; returns the number of expectations checked. */
+static int check_case(const char *dir)
+{
+    char path[600], line[1024];
+    snprintf(path, sizeof path, "%s/expected.tsv", dir);
+    FILE *f = fopen(path, "r");
+    KIT_ASSERT_MSG(f != NULL, "%s is missing", path);
+    if (!f)
+        return 0;
+    row rows[MAX_ROWS];
+    int n = 0, status = grade(dir, 0, rows, &n), checked = 0;
+    KIT_ASSERT_MSG(status == 0, "grading %s exited %d", dir, status);
+    while (fgets(line, sizeof line, f)) {
+        char lab[64], task[48], verdict[32], text[400] = "";
+        line[strcspn(line, "\n")] = '\0';
+        if (sscanf(line, "%63[^\t]\t%47[^\t]\t%31[^\t]\t%399[^\n]", lab, task, verdict, text) < 3)
+            continue;
+        const row *r = NULL;
+        for (int i = 0; i < n; i++)
+            if (strcmp(rows[i].lab, lab) == 0 && strcmp(rows[i].task, task) == 0)
+                r = &rows[i];
+        KIT_ASSERT_MSG(r != NULL, "%s: the grader gave no verdict for %s/%s", dir, lab, task);
+        if (!r)
+            continue;
+        KIT_ASSERT_MSG(strcmp(r->verdict, verdict) == 0, "%s: %s/%s is '%s', expected '%s' (%s)", dir, lab, task,
+                       r->verdict, verdict, r->detail);
+        KIT_ASSERT_MSG(strstr(r->detail, text) != NULL, "%s: %s/%s detail '%s' lacks '%s'", dir, lab, task,
+                       r->detail, text);
+        KIT_ASSERT_MSG((strcmp(verdict, "pass") == 0) == (r->points == r->max && r->max > 0),
+                       "%s: %s/%s got %d/%d points for '%s'", dir, lab, task, r->points, r->max, r->verdict);
+        checked++;
+    }
+    fclose(f);
+    return checked;
+}
+
+static void test_broken_submissions(void)
+{
+    const char *root = "grader/tests/submissions";
+    DIR *d = opendir(root);
+    KIT_ASSERT_MSG(d != NULL, "cannot open %s", root);
+    if (!d)
+        return;
+    int cases = 0, checked = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char dir[512];
+        if (e->d_name[0] == '.' || e->d_type != DT_DIR)
+            continue;
+        snprintf(dir, sizeof dir, "%s/%s", root, e->d_name);
+        checked += check_case(dir);
+        cases++;
+    }
+    closedir(d);
+    KIT_ASSERT_MSG(cases >= 4 && checked >= 10, "only %d broken submissions with %d expectations", cases, checked);
+}
+
+static void test_bad_invocations(void)
+{
+    row rows[MAX_ROWS];
+    int n;
+    int status = grade("/no/such/folder", 0, rows, &n);
+    KIT_ASSERT_MSG(status == 2, "a missing submission folder exited %d, expected 2", status);
+}
+
+/* --nvcc given as a bare name is looked up in PATH (it once was exec'ed as a path and failed as a "compile error"). */
+static void test_nvcc_by_name(void)
+{
+    row rows[MAX_ROWS];
+    int n = 0, status = grade_with("nvcc", "grader/tests/submissions/compile-error", 0, rows, &n);
+    KIT_ASSERT_MSG(status == 0 && n >= 2, "grading with --nvcc nvcc exited %d with %d rows", status, n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(rows[i].lab, "02-co-rank") == 0)
+            KIT_ASSERT_MSG(strstr(rows[i].detail, "could not start") == NULL && strstr(rows[i].detail, "error:"),
+                           "with --nvcc nvcc the compiler did not run: %s", rows[i].detail);
+    row unused[MAX_ROWS];
+    status = grade_with("no-such-compiler", "solutions", 0, unused, &n);
+    KIT_ASSERT_MSG(status == 2, "an unknown --nvcc exited %d, expected 2", status);
+}
+
+static void register_tests(void)
+{
+    CU_pSuite s = kit_test_suite("grader self-test");
+    kit_test_add(s, "solutions score 100%", test_solutions_full_marks);
+    kit_test_add(s, "skeletons are not attempted", test_skeletons_not_attempted);
+    kit_test_add(s, "broken submissions get their verdicts", test_broken_submissions);
+    kit_test_add(s, "bad invocations exit 2", test_bad_invocations);
+    kit_test_add(s, "--nvcc as a bare name", test_nvcc_by_name);
+}
+
+int main(void)
+{
+    return kit_test_main("grader self-test", register_tests);
+}
