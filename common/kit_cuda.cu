@@ -42,3 +42,12 @@ float kit_gpu_timer_stop_ms(kit_gpu_timer *t)
     CUDA_CHECK(cudaEventDestroy(t->stop));
     return ms;
 }
+
+void *kit_device_copy(const void *h_src, size_t bytes)
+{
+    void *d = NULL;
+    CUDA_CHECK(cudaMalloc(&d, bytes ? bytes : 1));
+    if (bytes)
+        CUDA_CHECK(cudaMemcpy(d, h_src, bytes, cudaMemcpyHostToDevice));
+    return d;
+}

@@ -51,6 +51,14 @@ int kit_sync_launches(void);
  */
 int kit_gpu_count(char *why, size_t whylen);
 
+/**
+ * Allocates device memory and copies a host array into it.
+ * @param[in] h_src the host data (may be NULL when bytes is 0)
+ * @param[in] bytes its size
+ * @return the device copy; free it with cudaFree
+ */
+void *kit_device_copy(const void *h_src, size_t bytes);
+
 /** A timer made of two CUDA events recorded on the default stream. */
 typedef struct kit_gpu_timer {
     cudaEvent_t start; /**< recorded by kit_gpu_timer_start() */

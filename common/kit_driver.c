@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kit_driver.h"
+#include "kit_gen.h"
 #include "kit_lab.h"
 #include "kit_ref.h"
 
@@ -77,6 +78,23 @@ int kit_driver_args(kit_args *a, int argc, char **argv, const char *what)
         return 2;
     }
     return -1;
+}
+
+int kit_driver_begin(kit_args *a, int argc, char **argv, const char *what, kit_serve_fn serve)
+{
+    kit_args_defaults(a);
+    int rc = kit_driver_args(a, argc, argv, what);
+    if (rc >= 0)
+        return rc;
+    return a->serve ? kit_serve(stdin, stdout, serve) : -1;
+}
+
+void kit_driver_merge_input(const kit_args *a, void **A, void **B)
+{
+    size_t size = kit_type_size(a->type);
+    *A = kit_xmalloc((size_t)a->m * size);
+    *B = kit_xmalloc((size_t)a->n * size);
+    kit_gen_merge_input(a->type, *A, (size_t)a->m, *B, (size_t)a->n, a->gen, a->seed);
 }
 
 void kit_print_array(const char *label, kit_type t, const void *data, size_t n)

@@ -42,6 +42,22 @@ int kit_serve(FILE *in, FILE *out, kit_serve_fn fn);
  */
 int kit_driver_args(kit_args *a, int argc, char **argv, const char *what);
 
+/**
+ * The start of every driver's main: fills the defaults, parses the options,
+ * and answers a grader request when --serve is given.
+ * @param[out] a     the options
+ * @param[in]  serve the lab's request handler
+ * @return -1 to go on with the command-line run, or the exit status to return
+ */
+int kit_driver_begin(kit_args *a, int argc, char **argv, const char *what, kit_serve_fn serve);
+
+/**
+ * Allocates and generates the sorted merge inputs the options describe.
+ * @param[out] A a->m elements (free it)
+ * @param[out] B a->n elements (free it)
+ */
+void kit_driver_merge_input(const kit_args *a, void **A, void **B);
+
 /** Prints "label (n): e0 e1 ..." on stdout, eliding the middle of long arrays. */
 void kit_print_array(const char *label, kit_type t, const void *data, size_t n);
 

@@ -5,27 +5,9 @@
  */
 #include <string.h>
 
-#include "kit.h"
-#include "kit_driver.h"
-#include "merge_sequential.cuh"
+#include "lab01.cuh"
 
 static const char *const WHAT = "Lab 1: merge two generated sorted arrays with merge_sequential and check the result.";
-
-template <typename T>
-static void merge_typed(const void *A, int m, const void *B, int n, void *C)
-{
-    merge_sequential<T>((const T *)A, m, (const T *)B, n, (T *)C);
-}
-
-/* Runs the student's merge on untyped arrays of the given type. */
-static void merge_any(kit_type t, const void *A, int m, const void *B, int n, void *C)
-{
-    switch (t) {
-    case KIT_TYPE_I32: merge_typed<int32_t>(A, m, B, n, C); break;
-    case KIT_TYPE_I64: merge_typed<int64_t>(A, m, B, n, C); break;
-    case KIT_TYPE_KV32: merge_typed<kit_kv32>(A, m, B, n, C); break;
-    }
-}
 
 /* Grader request "merge": C = merge(A, B). C starts as a 0xA5 pattern so unwritten slots show. */
 static int serve_merge(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
@@ -47,17 +29,13 @@ static int serve_merge(const kit_req *req, void *A, void *B, const int64_t *Q, k
 int main(int argc, char **argv)
 {
     kit_args a;
-    kit_args_defaults(&a);
-    int rc = kit_driver_args(&a, argc, argv, WHAT);
+    int rc = kit_driver_begin(&a, argc, argv, WHAT, serve_merge);
     if (rc >= 0)
         return rc;
-    if (a.serve)
-        return kit_serve(stdin, stdout, serve_merge);
 
     size_t size = kit_type_size(a.type), total = (size_t)(a.m + a.n);
-    void *A = kit_xmalloc((size_t)a.m * size), *B = kit_xmalloc((size_t)a.n * size);
-    void *C = kit_xmalloc(total * size), *ref = kit_xmalloc(total * size);
-    kit_gen_merge_input(a.type, A, (size_t)a.m, B, (size_t)a.n, a.gen, a.seed);
+    void *A, *B, *C = kit_xmalloc(total * size), *ref = kit_xmalloc(total * size);
+    kit_driver_merge_input(&a, &A, &B);
     kit_merge_ref(a.type, A, (size_t)a.m, B, (size_t)a.n, ref);
 
     double best = 1e30;

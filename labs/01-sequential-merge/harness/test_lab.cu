@@ -1,25 +1,9 @@
 /* Lab 1 public tests: your merge_sequential against the kit's stable reference merge. */
 #include <string.h>
 
-#include "kit.h"
 #include "kit_cuda.h"
 #include "kit_test.h"
-#include "merge_sequential.cuh"
-
-template <typename T>
-static void merge_typed(const void *A, int m, const void *B, int n, void *C)
-{
-    merge_sequential<T>((const T *)A, m, (const T *)B, n, (T *)C);
-}
-
-static void merge_any(kit_type t, const void *A, int m, const void *B, int n, void *C)
-{
-    switch (t) {
-    case KIT_TYPE_I32: merge_typed<int32_t>(A, m, B, n, C); break;
-    case KIT_TYPE_I64: merge_typed<int64_t>(A, m, B, n, C); break;
-    case KIT_TYPE_KV32: merge_typed<kit_kv32>(A, m, B, n, C); break;
-    }
-}
+#include "lab01.cuh"
 
 /*
  * Merges given inputs with the student's function and checks, in order: the
@@ -160,12 +144,8 @@ static void test_gpu_merge(void)
     int32_t *h_C = (int32_t *)kit_xmalloc((m + n) * 4), *h_ref = (int32_t *)kit_xmalloc((m + n) * 4);
     kit_gen_merge_input(KIT_TYPE_I32, h_A, m, h_B, n, KIT_GEN_DUPLICATES, 9);
     kit_merge_ref(KIT_TYPE_I32, h_A, m, h_B, n, h_ref);
-    int32_t *d_A, *d_B, *d_C;
-    CUDA_CHECK(cudaMalloc(&d_A, m * 4));
-    CUDA_CHECK(cudaMalloc(&d_B, n * 4));
+    int32_t *d_A = (int32_t *)kit_device_copy(h_A, m * 4), *d_B = (int32_t *)kit_device_copy(h_B, n * 4), *d_C;
     CUDA_CHECK(cudaMalloc(&d_C, (m + n) * 4));
-    CUDA_CHECK(cudaMemcpy(d_A, h_A, m * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_B, h_B, n * 4, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(d_C, 0xA5, (m + n) * 4));
     merge_kernel<<<1, 32>>>(d_A, (int)m, d_B, (int)n, d_C);
     CUDA_CHECK_LAUNCH();

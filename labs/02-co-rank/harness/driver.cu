@@ -5,28 +5,10 @@
  */
 #include <string.h>
 
-#include "co_rank.cuh"
-#include "kit.h"
 #include "kit_counted.h"
-#include "kit_driver.h"
+#include "lab02.cuh"
 
 static const char *const WHAT = "Lab 2: compute co-ranks with co_rank on generated sorted inputs and check them.";
-
-template <typename T>
-static int co_rank_typed(int k, const void *A, int m, const void *B, int n, int *passes)
-{
-    return co_rank<T>(k, (const T *)A, m, (const T *)B, n, passes);
-}
-
-static int co_rank_any(kit_type t, int k, const void *A, int m, const void *B, int n, int *passes)
-{
-    switch (t) {
-    case KIT_TYPE_I32: return co_rank_typed<int32_t>(k, A, m, B, n, passes);
-    case KIT_TYPE_I64: return co_rank_typed<int64_t>(k, A, m, B, n, passes);
-    case KIT_TYPE_KV32: return co_rank_typed<kit_kv32>(k, A, m, B, n, passes);
-    }
-    return -1;
-}
 
 /* Copies the keys of an array into counting keys. */
 static kit_counted *counted_copy(kit_type t, const void *data, size_t n)
@@ -77,17 +59,14 @@ static int serve_co_rank(const kit_req *req, void *A, void *B, const int64_t *Q,
 int main(int argc, char **argv)
 {
     kit_args a;
-    kit_args_defaults(&a);
-    int rc = kit_driver_args(&a, argc, argv, WHAT);
+    int rc = kit_driver_begin(&a, argc, argv, WHAT, serve_co_rank);
     if (rc >= 0)
         return rc;
-    if (a.serve)
-        return kit_serve(stdin, stdout, serve_co_rank);
 
-    size_t size = kit_type_size(a.type), total = (size_t)(a.m + a.n);
-    void *A = kit_xmalloc((size_t)a.m * size), *B = kit_xmalloc((size_t)a.n * size);
+    size_t total = (size_t)(a.m + a.n);
+    void *A, *B;
     int64_t *ref = (int64_t *)kit_xmalloc((total + 1) * sizeof(int64_t));
-    kit_gen_merge_input(a.type, A, (size_t)a.m, B, (size_t)a.n, a.gen, a.seed);
+    kit_driver_merge_input(&a, &A, &B);
     kit_co_rank_all(a.type, A, (size_t)a.m, B, (size_t)a.n, ref);
     if (a.print) {
         kit_print_array("A", a.type, A, (size_t)a.m);
