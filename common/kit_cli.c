@@ -35,7 +35,7 @@ static int parse_u64(const char *s, uint64_t *out)
 {
     char *end;
     errno = 0;
-    if (s[0] == '-')
+    if (s[0] < '0' || s[0] > '9') /* strtoull would skip blanks and take a sign */
         return -1;
     unsigned long long v = strtoull(s, &end, 10);
     if (errno != 0 || end == s || *end != '\0')

@@ -86,11 +86,11 @@ int kit_gen_array(kit_type t, void *out, size_t n, kit_gen g, uint64_t seed)
         put_key(t, out, i, draw_key(t, g, n, &rng));
     if (g == KIT_GEN_SORTED || g == KIT_GEN_REVERSE) {
         kit_sort(t, out, n);
-        if (t == KIT_TYPE_KV32) /* re-tag so value i still marks position i */
-            for (size_t i = 0; i < n; i++)
-                ((kit_kv32 *)out)[i].value = (int32_t)i;
         if (g == KIT_GEN_REVERSE)
             reverse(t, out, n);
+        if (t == KIT_TYPE_KV32) /* re-tag, after any reversal, so value i marks position i */
+            for (size_t i = 0; i < n; i++)
+                ((kit_kv32 *)out)[i].value = (int32_t)i;
     }
     return 0;
 }
@@ -106,7 +106,7 @@ static void fill_layout(kit_type t, void *out, size_t n, int64_t base, int64_t s
 
 int kit_gen_merge_input(kit_type t, void *A, size_t m, void *B, size_t n, kit_gen g, uint64_t seed)
 {
-    if (kit_type_size(t) == 0 || (unsigned)g >= KIT_GEN_COUNT || m > INT32_MAX || n > INT32_MAX)
+    if (kit_type_size(t) == 0 || (unsigned)g >= KIT_GEN_COUNT || m > INT32_MAX || n > INT32_MAX || m + n > INT32_MAX)
         return -1;
     uint64_t rng = seed;
     switch (g) {

@@ -67,7 +67,7 @@ int kit_gen_array(kit_type t, void *out, size_t n, kit_gen g, uint64_t seed);
  * @param[in]  n    size of B
  * @param[in]  g    shape
  * @param[in]  seed seed of the generator
- * @return 0 on success, -1 for an unknown type or sizes above INT32_MAX
+ * @return 0 on success, -1 for an unknown type or m, n or m + n above INT32_MAX
  */
 int kit_gen_merge_input(kit_type t, void *A, size_t m, void *B, size_t n, kit_gen g, uint64_t seed);
 

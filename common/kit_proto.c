@@ -100,6 +100,10 @@ int kit_res_read(FILE *f, const kit_res *want, kit_res *h, void **C, void **A, v
             snprintf(err, errlen, "runner reply has unknown status %u", (unsigned)h->status);
             return -1;
         }
+        if (h->c || h->m || h->n || h->r) {
+            snprintf(err, errlen, "runner reply of status %u announces arrays", (unsigned)h->status);
+            return -1;
+        }
         return 0;
     }
     if (h->type != want->type || h->c != want->c || h->m != want->m || h->n != want->n || h->r != want->r) {

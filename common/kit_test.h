@@ -34,7 +34,7 @@ void kit_test_add(CU_pSuite suite, const char *name, CU_TestFunc fn);
 /**
  * Turns a suite off and says why; its tests count as skipped, never as passed.
  * @param[in] suite the suite, already holding its tests
- * @param[in] why   shown as "SKIPPED <suite>: <why>"
+ * @param[in] why   shown as "SKIPPED <suite> (<count> tests): <why>"
  */
 void kit_test_skip_suite(CU_pSuite suite, const char *why);
 

@@ -1,0 +1,271 @@
+/* Unit tests of kit_cuda.h: the GPU probe, KIT_SYNC_LAUNCHES, CUDA_CHECK's exit path, and (with a GPU) the rest. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kit_cuda.h"
+#include "kit_test.h"
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+/*
+ * Runs fn in a child process with stderr on a pipe. Returns the wait status;
+ * *output gets everything the child wrote to stderr (malloc'ed).
+ */
+static int run_child(void (*fn)(void), char **output)
+{
+    int fds[2];
+    fflush(NULL); /* the child must not print the parent's buffered output again */
+    if (pipe(fds) != 0) {
+        perror("pipe");
+        exit(2);
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        exit(2);
+    }
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        fn();
+        _exit(99); /* fn is expected to exit */
+    }
+    close(fds[1]);
+    size_t cap = 4096, len = 0;
+    char *text = (char *)malloc(cap);
+    for (;;) {
+        if (text && cap - len < 1024) {
+            cap *= 2;
+            text = (char *)realloc(text, cap);
+        }
+        if (!text) {
+            perror("run_child");
+            exit(2);
+        }
+        ssize_t got = read(fds[0], text + len, cap - len - 1);
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+    }
+    text[len] = '\0';
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    *output = text;
+    return status;
+}
+
+/* ---- GPU probe and KIT_SYNC_LAUNCHES (no GPU needed) ----------------------------- */
+
+static void test_gpu_count(void)
+{
+    char why[160];
+    strcpy(why, "junk");
+    int count = kit_gpu_count(why, sizeof why);
+    KIT_ASSERT_MSG(count >= 0, "kit_gpu_count: expected >= 0, got %d", count);
+    if (count == 0) {
+        KIT_ASSERT_MSG(strncmp(why, "no usable GPU", 13) == 0,
+                       "no GPU: the reason should start with \"no usable GPU\", got \"%s\"", why);
+        KIT_ASSERT_MSG(strlen(why) > 13, "no GPU: the reason should say more than \"%s\"", why);
+    } else {
+        cudaError_t err = cudaSetDevice(count - 1);
+        KIT_ASSERT_MSG(err == cudaSuccess, "%d GPUs reported, but device %d cannot be selected: %s", count, count - 1,
+                       cudaGetErrorName(err));
+    }
+    char why2[160];
+    int again = kit_gpu_count(why2, sizeof why2);
+    KIT_ASSERT_MSG(again == count, "a second kit_gpu_count: expected %d, got %d", count, again);
+}
+
+static void test_sync_launches(void)
+{
+    const char *old = getenv("KIT_SYNC_LAUNCHES");
+    char *saved = old ? strdup(old) : NULL;
+    static const struct {
+        const char *value; /* NULL: unset */
+        int want;
+    } cases[] = {{NULL, 0}, {"0", 0}, {"1", 1}, {"yes", 1}, {"", 1}, {"00", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].value)
+            setenv("KIT_SYNC_LAUNCHES", cases[i].value, 1);
+        else
+            unsetenv("KIT_SYNC_LAUNCHES");
+        int got = kit_sync_launches() != 0;
+        KIT_ASSERT_MSG(got == cases[i].want, "KIT_SYNC_LAUNCHES %s%s%s: expected %d, got %d",
+                       cases[i].value ? "=\"" : "unset", cases[i].value ? cases[i].value : "",
+                       cases[i].value ? "\"" : "", cases[i].want, got);
+    }
+    if (saved)
+        setenv("KIT_SYNC_LAUNCHES", saved, 1);
+    else
+        unsetenv("KIT_SYNC_LAUNCHES");
+    free(saved);
+}
+
+/* ---- CUDA_CHECK ----------------------------------------------------------------- */
+
+/*
+ * The check under test. The call is a plain variable, so its text ("injected")
+ * does not contain the error's name: that can only come from cudaGetErrorName.
+ * *line gets the line CUDA_CHECK reports.
+ */
+static void check_injected(cudaError_t injected, int *line)
+{
+    *line = __LINE__; CUDA_CHECK(injected);
+}
+
+static void child_fails_check(void)
+{
+    int line;
+    check_injected(cudaErrorInvalidValue, &line);
+    _exit(0); /* reached only if CUDA_CHECK let the error through */
+}
+
+static void child_passes_check(void)
+{
+    int line;
+    check_injected(cudaSuccess, &line);
+    _exit(0); /* CUDA_CHECK returned, as it should */
+}
+
+static void test_check_success(void)
+{
+    char *err = NULL;
+    int status = run_child(child_passes_check, &err);
+    KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0 && err[0] == '\0',
+                   "CUDA_CHECK(cudaSuccess): expected to return quietly, got wait status 0x%x; stderr:\n%s", status,
+                   err);
+    free(err);
+}
+
+static void test_check_failure(void)
+{
+    int line = 0;
+    check_injected(cudaSuccess, &line);
+    char *err = NULL;
+    int status = run_child(child_fails_check, &err);
+    KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 1,
+                   "CUDA_CHECK on cudaErrorInvalidValue: expected exit status 1, got wait status 0x%x; stderr:\n%s",
+                   status, err);
+    KIT_ASSERT_MSG(strstr(err, "(cudaErrorInvalidValue)") != NULL,
+                   "stderr should name the error \"(cudaErrorInvalidValue)\", got:\n%s", err);
+    KIT_ASSERT_MSG(strstr(err, cudaGetErrorString(cudaErrorInvalidValue)) != NULL,
+                   "stderr should describe the error (\"%s\"), got:\n%s", cudaGetErrorString(cudaErrorInvalidValue),
+                   err);
+    KIT_ASSERT_MSG(strstr(err, "injected") != NULL, "stderr should show the failing call \"injected\", got:\n%s", err);
+    char where[64];
+    snprintf(where, sizeof where, "test_cuda.cu:%d", line);
+    KIT_ASSERT_MSG(strstr(err, where) != NULL, "stderr should give the file and line \"%s\", got:\n%s", where, err);
+    free(err);
+}
+
+/* ---- on the GPU ------------------------------------------------------------------ */
+
+/* out[i] = 3 * i + 1 for i < n. Launch shape: any 1-D grid covering n threads; no shared memory. */
+__global__ void fill_kernel(int32_t *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = 3 * i + 1;
+}
+
+/* Launches fill_kernel on n elements and checks the copy back; returns the first wrong index, or -1. */
+static long long fill_and_check(int n, float *ms)
+{
+    int32_t *d_out, *h_out = (int32_t *)malloc((size_t)n * sizeof *h_out);
+    CUDA_CHECK(cudaMalloc(&d_out, (size_t)n * sizeof *d_out));
+    CUDA_CHECK(cudaMemset(d_out, 0xA5, (size_t)n * sizeof *d_out));
+    kit_gpu_timer timer;
+    kit_gpu_timer_start(&timer);
+    fill_kernel<<<(n + 255) / 256, 256>>>(d_out, n);
+    CUDA_CHECK_LAUNCH();
+    *ms = kit_gpu_timer_stop_ms(&timer);
+    CUDA_CHECK(cudaMemcpy(h_out, d_out, (size_t)n * sizeof *h_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_out));
+    long long bad = -1;
+    for (int i = 0; i < n && bad < 0; i++)
+        if (h_out[i] != 3 * i + 1)
+            bad = i;
+    free(h_out);
+    return bad;
+}
+
+static void test_gpu_kernel_and_timer(void)
+{
+    float ms = -1.0f;
+    long long bad = fill_and_check(100000, &ms);
+    KIT_ASSERT_MSG(bad < 0, "fill_kernel: index %lld: expected %lld", bad, 3 * bad + 1);
+    KIT_ASSERT_MSG(ms >= 0.0f && ms < 10000.0f, "kit_gpu_timer: expected 0 .. 10000 ms, got %f", ms);
+}
+
+/* With KIT_SYNC_LAUNCHES set, CUDA_CHECK_LAUNCH also synchronizes; the result must be the same. */
+static void test_gpu_sync_launches(void)
+{
+    const char *old = getenv("KIT_SYNC_LAUNCHES");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("KIT_SYNC_LAUNCHES", "1", 1);
+    float ms = -1.0f;
+    long long bad = fill_and_check(1000, &ms);
+    if (saved)
+        setenv("KIT_SYNC_LAUNCHES", saved, 1);
+    else
+        unsetenv("KIT_SYNC_LAUNCHES");
+    free(saved);
+    KIT_ASSERT_MSG(bad < 0, "fill_kernel with KIT_SYNC_LAUNCHES=1: index %lld: expected %lld", bad, 3 * bad + 1);
+    KIT_ASSERT_MSG(ms >= 0.0f, "kit_gpu_timer with KIT_SYNC_LAUNCHES=1: expected >= 0 ms, got %f", ms);
+}
+
+static void test_gpu_device_copy(void)
+{
+    int64_t h_src[257], h_back[257];
+    for (int i = 0; i < 257; i++)
+        h_src[i] = ((int64_t)i << 33) - 5 * i;
+    memset(h_back, 0, sizeof h_back);
+    int64_t *d_copy = (int64_t *)kit_device_copy(h_src, sizeof h_src);
+    KIT_ASSERT_MSG(d_copy != NULL, "kit_device_copy returned NULL");
+    CUDA_CHECK(cudaMemcpy(h_back, d_copy, sizeof h_back, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_copy));
+    int bad = -1;
+    for (int i = 0; i < 257 && bad < 0; i++)
+        if (h_back[i] != h_src[i])
+            bad = i;
+    KIT_ASSERT_MSG(bad < 0, "kit_device_copy: index %d: expected %lld, got %lld", bad,
+                   bad < 0 ? 0LL : (long long)h_src[bad], bad < 0 ? 0LL : (long long)h_back[bad]);
+
+    /* Zero bytes from NULL: still a pointer cudaFree accepts. */
+    void *d_empty = kit_device_copy(NULL, 0);
+    KIT_ASSERT_MSG(d_empty != NULL, "kit_device_copy(NULL, 0) returned NULL");
+    cudaError_t err = cudaFree(d_empty);
+    KIT_ASSERT_MSG(err == cudaSuccess, "cudaFree of kit_device_copy(NULL, 0): expected cudaSuccess, got %s",
+                   cudaGetErrorName(err));
+}
+
+/* ---- registration ---------------------------------------------------------------- */
+
+static void register_tests(void)
+{
+    CU_pSuite probe = kit_test_suite("GPU probe and settings");
+    kit_test_add(probe, "kit_gpu_count", test_gpu_count);
+    kit_test_add(probe, "kit_sync_launches", test_sync_launches);
+
+    CU_pSuite check = kit_test_suite("CUDA_CHECK");
+    kit_test_add(check, "success returns", test_check_success);
+    kit_test_add(check, "failure prints the error and the place, exits 1", test_check_failure);
+
+    CU_pSuite gpu = kit_test_suite("on the GPU");
+    kit_test_add(gpu, "a kernel, CUDA_CHECK_LAUNCH and kit_gpu_timer", test_gpu_kernel_and_timer);
+    kit_test_add(gpu, "the same with KIT_SYNC_LAUNCHES=1", test_gpu_sync_launches);
+    kit_test_add(gpu, "kit_device_copy", test_gpu_device_copy);
+    char why[160];
+    if (kit_gpu_count(why, sizeof why) == 0)
+        kit_test_skip_suite(gpu, why);
+}
+
+int main(void)
+{
+    return kit_test_main("cuda tests", register_tests);
+}
