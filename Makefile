@@ -47,14 +47,15 @@ GRADER_LIB_OBJS := $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BU
 LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
 STUDENT_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test)
-KIT_TESTS := $(BUILD)/tests/test_common $(BUILD)/tests/test_cuda $(BUILD)/tests/test_skel \
-             $(BUILD)/tests/test_grader $(BUILD)/tests/test_selftest
+BANKVIZ := $(BUILD)/tools/bankviz
+KIT_TESTS := $(BUILD)/tests/test_common $(BUILD)/tests/test_cuda $(BUILD)/tests/test_bank $(BUILD)/tests/test_viz \
+             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_selftest
 
 # LAB=01 or LAB=01-sequential-merge picks one lab folder.
 LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
 
-.PHONY: all help test grade check run skeletons deps clean
-all: $(LIBKIT) $(GRADER) $(SKELGEN) $(LAB_DRIVERS)
+.PHONY: all help test grade check run skeletons figures deps clean
+all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(LAB_DRIVERS)
 
 help:
 	@echo "Targets:"
@@ -65,6 +66,7 @@ help:
 	@echo "  make check LAB=NN    build your labs/NN-* file and run that lab's public tests"
 	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
 	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
+	@echo "  make figures         redraw handouts/figures/ with bankviz"
 	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
 	@echo "  make clean           remove $(BUILD)/"
 	@echo "Variables: SMS=\"$(SMS)\" (GPU architectures), NVCC=$(NVCC), BUILD=$(BUILD), V=1 (show commands)"
@@ -131,6 +133,21 @@ $(BUILD)/tests/test_common: $(BUILD)/obj/common/tests/test_common.o $(LIBKITTEST
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -lcunit -o $@
 
+$(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -o $@
+
+$(BUILD)/tests/test_bank: $(BUILD)/obj/common/tests/test_bank.o $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -lcunit -o $@
+
+$(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -lcunit -o $@
+
 $(BUILD)/tests/test_cuda: $(BUILD)/obj/common/tests/test_cuda.o $(LIBKITTEST) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
@@ -182,6 +199,10 @@ run:
 skeletons: $(SKELGEN)
 	$(Q)for f in $(SOLUTION_FILES); do \
 	  out=labs/$${f#solutions/}; $(SKELGEN) $$f $$out && echo "  SKEL     $$out" || exit 1; done
+
+# Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
+figures: $(BANKVIZ)
+	$(Q)bash mk/figures.sh $(BANKVIZ) handouts/figures
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,311 @@
+/* The bank-conflict simulator and the text trace format (see kit_bank.h for the model). */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit_bank.h"
+
+#define MAX_W 1024
+#define MAX_THREADS 1024 /* threads per block, as on NVIDIA GPUs */
+
+/* Sorts the 64-bit keys, carrying a 32-bit index, with an LSD radix sort (16 bits a pass). */
+static int radix_sort(uint64_t *key, uint32_t *idx, size_t n, int bits)
+{
+    uint64_t *k2 = malloc(n * sizeof *k2 + 1);
+    uint32_t *i2 = malloc(n * sizeof *i2 + 1);
+    size_t *count = malloc((1u << 16) * sizeof *count);
+    if (!k2 || !i2 || !count) {
+        free(k2);
+        free(i2);
+        free(count);
+        return -1;
+    }
+    for (int shift = 0; shift < bits; shift += 16) {
+        memset(count, 0, (1u << 16) * sizeof *count);
+        for (size_t x = 0; x < n; x++)
+            count[(key[x] >> shift) & 0xffff]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < (1u << 16); d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t x = 0; x < n; x++) {
+            size_t to = count[(key[x] >> shift) & 0xffff]++;
+            k2[to] = key[x];
+            i2[to] = idx[x];
+        }
+        memcpy(key, k2, n * sizeof *key);
+        memcpy(idx, i2, n * sizeof *idx);
+    }
+    free(k2);
+    free(i2);
+    free(count);
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * The cost of one step: the accesses acc[idx[0..len-1]], all by one warp at
+ * one ordinal and of one kind. Returns the cost and stores the number of
+ * non-empty phases in *phases.
+ */
+static uint64_t step_cost(const kit_bank_model *m, const kit_access *acc, const uint32_t *idx, size_t len,
+                          unsigned *phases)
+{
+    unsigned widest = 1;
+    for (size_t x = 0; x < len; x++)
+        if (acc[idx[x]].size > widest)
+            widest = acc[idx[x]].size;
+    unsigned parts = widest > m->word_bytes ? widest / m->word_bytes : 1;
+    if (parts > m->w)
+        parts = m->w;
+    unsigned lanes_per_part = m->w / parts;
+    uint32_t words[MAX_W * 4]; /* the words one phase touches: at most w accesses of 16 bytes */
+    unsigned count[MAX_W];
+    uint64_t cost = 0;
+    *phases = 0;
+    for (unsigned p = 0; p < parts; p++) {
+        size_t nw = 0;
+        for (size_t x = 0; x < len; x++) {
+            const kit_access *a = &acc[idx[x]];
+            unsigned lane = a->thread % m->w;
+            if (lane / lanes_per_part != p && !(p == parts - 1 && lane / lanes_per_part >= parts))
+                continue;
+            uint32_t first = a->addr / m->word_bytes, last = (uint32_t)(((uint64_t)a->addr + a->size - 1) / m->word_bytes);
+            for (uint32_t wd = first; wd <= last && nw < sizeof words / sizeof words[0]; wd++)
+                words[nw++] = wd;
+        }
+        if (nw == 0)
+            continue;
+        (*phases)++;
+        qsort(words, nw, sizeof words[0], cmp_u32);
+        memset(count, 0, m->w * sizeof count[0]);
+        unsigned worst = 0;
+        for (size_t x = 0; x < nw; x++) {
+            if (x > 0 && words[x] == words[x - 1])
+                continue; /* the same word again: multicast, free */
+            unsigned c = ++count[words[x] % m->w];
+            worst = c > worst ? c : worst;
+        }
+        cost += worst;
+    }
+    return cost;
+}
+
+static void add(kit_bank_count *c, uint64_t cost, unsigned phases)
+{
+    c->steps++;
+    c->cost += cost;
+    c->conflicts += cost - phases;
+}
+
+void kit_bank_free(kit_bank_report *r)
+{
+    free(r->block_load);
+    free(r->block_store);
+    free(r->warp_load);
+    free(r->warp_store);
+    memset(r, 0, sizeof *r);
+}
+
+int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t n, kit_bank_report *out,
+                      char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (model->w < 1 || model->w > MAX_W || model->word_bytes < 1 || model->word_bytes > 64) {
+        snprintf(err, errlen, "bad model: w must lie in 1 .. %d and the word size in 1 .. 64 bytes (got w=%u, word=%u)",
+                 MAX_W, model->w, model->word_bytes);
+        return -1;
+    }
+    if (n > UINT32_MAX) {
+        snprintf(err, errlen, "trace of %zu accesses is too long (at most %u)", n, UINT32_MAX);
+        return -1;
+    }
+    uint32_t max_block = 0, max_thread = 0, max_ordinal = 0;
+    for (size_t x = 0; x < n; x++) {
+        const kit_access *a = &acc[x];
+        if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16) {
+            snprintf(err, errlen, "access %zu has size %u; sizes are 1, 2, 4, 8 or 16 bytes", x, a->size);
+            return -1;
+        }
+        if (a->thread >= MAX_THREADS || a->block >= (1u << 24)) {
+            snprintf(err, errlen, "access %zu has thread %u of block %u; at most %d threads and 2^24 blocks", x,
+                     a->thread, a->block, MAX_THREADS);
+            return -1;
+        }
+        max_block = a->block > max_block ? a->block : max_block;
+        max_thread = a->thread > max_thread ? a->thread : max_thread;
+        max_ordinal = a->ordinal > max_ordinal ? a->ordinal : max_ordinal;
+    }
+    out->blocks = n ? max_block + 1 : 0;
+    out->warps = n ? max_thread / model->w + 1 : 0;
+    size_t nwarps = (size_t)out->blocks * out->warps;
+    out->block_load = calloc(out->blocks + 1, sizeof(kit_bank_count));
+    out->block_store = calloc(out->blocks + 1, sizeof(kit_bank_count));
+    out->warp_load = calloc(nwarps + 1, sizeof(kit_bank_count));
+    out->warp_store = calloc(nwarps + 1, sizeof(kit_bank_count));
+    uint64_t *key = malloc(n * sizeof *key + 1);
+    uint32_t *idx = malloc(n * sizeof *idx + 1);
+    if (!out->block_load || !out->block_store || !out->warp_load || !out->warp_store || !key || !idx) {
+        free(key);
+        free(idx);
+        kit_bank_free(out);
+        snprintf(err, errlen, "out of memory for a trace of %zu accesses", n);
+        return -1;
+    }
+    /* Group key: global warp, then ordinal, then load/store. */
+    int ordinal_bits = 1;
+    while (ordinal_bits < 32 && (max_ordinal >> ordinal_bits) != 0)
+        ordinal_bits++;
+    for (size_t x = 0; x < n; x++) {
+        uint64_t warp = (uint64_t)acc[x].block * out->warps + acc[x].thread / model->w;
+        key[x] = (warp << (ordinal_bits + 1)) | ((uint64_t)acc[x].ordinal << 1) | acc[x].write;
+        idx[x] = (uint32_t)x;
+    }
+    int bits = 0;
+    while (bits < 64 && (((uint64_t)(nwarps ? nwarps : 1) << (ordinal_bits + 1)) >> bits) != 0)
+        bits++;
+    if (radix_sort(key, idx, n, bits) != 0) {
+        free(key);
+        free(idx);
+        kit_bank_free(out);
+        snprintf(err, errlen, "out of memory sorting a trace of %zu accesses", n);
+        return -1;
+    }
+    for (size_t start = 0; start < n;) {
+        size_t end = start + 1;
+        while (end < n && key[end] == key[start])
+            end++;
+        const kit_access *a = &acc[idx[start]];
+        unsigned phases;
+        uint64_t cost = step_cost(model, acc, idx + start, end - start, &phases);
+        size_t warp = (size_t)a->block * out->warps + a->thread / model->w;
+        if (a->write) {
+            add(&out->store, cost, phases);
+            add(&out->block_store[a->block], cost, phases);
+            add(&out->warp_store[warp], cost, phases);
+        } else {
+            add(&out->load, cost, phases);
+            add(&out->block_load[a->block], cost, phases);
+            add(&out->warp_load[warp], cost, phases);
+        }
+        start = end;
+    }
+    free(key);
+    free(idx);
+    return 0;
+}
+
+int kit_trace_write(FILE *f, const kit_access *acc, size_t n)
+{
+    if (fprintf(f, "# kit-trace 1\n# block thread ordinal addr size r|w\n") < 0)
+        return -1;
+    for (size_t x = 0; x < n; x++)
+        if (fprintf(f, "%" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 " %u %c\n", acc[x].block, acc[x].thread,
+                    acc[x].ordinal, acc[x].addr, acc[x].size, acc[x].write ? 'w' : 'r') < 0)
+            return -1;
+    return fflush(f) == 0 ? 0 : -1;
+}
+
+/* Parses one unsigned decimal field of at most 32 bits; advances *p past it and the blanks after it. */
+static int field(const char **p, uint32_t *out)
+{
+    const char *s = *p;
+    if (*s < '0' || *s > '9')
+        return -1;
+    uint64_t v = 0;
+    while (*s >= '0' && *s <= '9') {
+        v = v * 10 + (uint64_t)(*s++ - '0');
+        if (v > UINT32_MAX)
+            return -1;
+    }
+    while (*s == ' ' || *s == '\t')
+        s++;
+    *out = (uint32_t)v;
+    *p = s;
+    return 0;
+}
+
+int kit_trace_read(FILE *f, kit_access **acc, size_t *n, char *err, size_t errlen)
+{
+    size_t cap = 1024, len = 0;
+    kit_access *a = malloc(cap * sizeof *a);
+    char line[256];
+    unsigned long lineno = 0;
+    int header = 0;
+    *acc = NULL;
+    *n = 0;
+    if (!a) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            snprintf(err, errlen, "line %lu: longer than %zu characters", lineno, sizeof line - 2);
+            goto fail;
+        }
+        if (strncmp(line, "# kit-trace 1", 13) == 0)
+            header = 1;
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
+            continue;
+        if (!header) {
+            snprintf(err, errlen, "line %lu: not a kit trace (the first line must be '# kit-trace 1')", lineno);
+            goto fail;
+        }
+        kit_access x;
+        uint32_t size;
+        memset(&x, 0, sizeof x);
+        if (field(&p, &x.block) || field(&p, &x.thread) || field(&p, &x.ordinal) || field(&p, &x.addr) ||
+            field(&p, &size) || (*p != 'r' && *p != 'w')) {
+            snprintf(err, errlen, "line %lu: expected 'block thread ordinal addr size r|w'", lineno);
+            goto fail;
+        }
+        x.write = *p++ == 'w';
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            p++;
+        if (*p != '\0') {
+            snprintf(err, errlen, "line %lu: unexpected text after the access", lineno);
+            goto fail;
+        }
+        if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16) {
+            snprintf(err, errlen, "line %lu: size %" PRIu32 " is not 1, 2, 4, 8 or 16", lineno, size);
+            goto fail;
+        }
+        if ((uint64_t)x.addr + size > ((uint64_t)1 << 32)) {
+            snprintf(err, errlen, "line %lu: address %" PRIu32 " + %" PRIu32 " is out of range", lineno, x.addr, size);
+            goto fail;
+        }
+        x.size = (uint8_t)size;
+        if (len == cap) {
+            kit_access *bigger = realloc(a, 2 * cap * sizeof *a);
+            if (!bigger) {
+                snprintf(err, errlen, "out of memory at line %lu", lineno);
+                goto fail;
+            }
+            a = bigger;
+            cap *= 2;
+        }
+        a[len++] = x;
+    }
+    if (!header) {
+        snprintf(err, errlen, "not a kit trace (no '# kit-trace 1' line)");
+        goto fail;
+    }
+    *acc = a;
+    *n = len;
+    return 0;
+fail:
+    free(a);
+    return -1;
+}

@@ -1,0 +1,99 @@
+/*
+ * The bank-conflict simulator: the Distributed Memory Machine of the papers
+ * (w banks, bank = word index mod w, a warp in lock-step, the same word
+ * multicast for free), applied to recorded shared-memory accesses.
+ */
+#ifndef KIT_BANK_H
+#define KIT_BANK_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One recorded shared-memory access of one thread. */
+typedef struct kit_access {
+    uint32_t block;   /**< linear index of the thread block */
+    uint32_t thread;  /**< linear index of the thread in its block */
+    uint32_t ordinal; /**< how many shared accesses this thread made before this one */
+    uint32_t addr;    /**< byte offset in the block's shared memory */
+    uint8_t size;     /**< bytes accessed: 1, 2, 4, 8 or 16 */
+    uint8_t write;    /**< 0 for a load, 1 for a store */
+} kit_access;
+
+/** The machine: w banks of word_bytes each; a warp is w threads. */
+typedef struct kit_bank_model {
+    unsigned w;          /**< banks, and threads per warp (1 .. 1024; 32 on NVIDIA GPUs) */
+    unsigned word_bytes; /**< width of a bank (4 on current GPUs, 8 on Kepler in 8-byte mode) */
+} kit_bank_model;
+
+/** Totals over a set of steps. A step is what one warp does at one ordinal, loads and stores apart. */
+typedef struct kit_bank_count {
+    uint64_t steps;     /**< steps with at least one access */
+    uint64_t cost;      /**< the papers' count: the sum over steps of the step's cost */
+    uint64_t conflicts; /**< the profiler's count: the sum over steps of (cost - phases) */
+} kit_bank_count;
+
+/**
+ * The simulator's result: totals for the kernel, per block and per warp,
+ * each for loads and stores apart (as Nsight Compute's ..._op_ld and ..._op_st).
+ */
+typedef struct kit_bank_report {
+    kit_bank_count load, store; /**< the whole kernel */
+    uint32_t blocks;            /**< 1 + the largest block index seen */
+    uint32_t warps;             /**< warps per block: 1 + the largest thread index seen, divided by w */
+    kit_bank_count *block_load, *block_store; /**< [blocks] */
+    kit_bank_count *warp_load, *warp_store;   /**< [blocks * warps], block-major */
+} kit_bank_report;
+
+/**
+ * Counts the conflicts of a trace.
+ *
+ * The threads of a warp are aligned by ordinal, as the papers do: the k-th
+ * access of every thread of a warp forms one step (loads and stores of the
+ * same ordinal form two). A step's cost is the largest number of DISTINCT
+ * words any one bank must serve; threads reading the same word share it.
+ * An access wider than a bank (8 or 16 bytes on 4-byte banks) is served in
+ * phases, as the hardware does: with size = p * word_bytes the warp's lanes
+ * split into p groups of w/p consecutive lanes, and the step's cost is the
+ * sum of the groups' costs. The profiler's count charges each step its cost
+ * minus its non-empty phases, which is 0 for a conflict-free step.
+ *
+ * @param[in]  model the machine
+ * @param[in]  acc   the trace, in any order
+ * @param[in]  n     its length
+ * @param[out] out   the report; release it with kit_bank_free()
+ * @param[out] err   why the trace was refused (bad model, size, or a thread or
+ *                   block index past the limits)
+ * @return 0, or -1 with a message in @p err
+ */
+int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t n, kit_bank_report *out,
+                      char *err, size_t errlen);
+
+/** Releases the arrays of a report. */
+void kit_bank_free(kit_bank_report *r);
+
+/**
+ * Writes a trace as text: a header line "# kit-trace 1", then one line per access:
+ * "block thread ordinal addr size r|w".
+ * @return 0, or -1 on a write error
+ */
+int kit_trace_write(FILE *f, const kit_access *acc, size_t n);
+
+/**
+ * Reads a text trace written by kit_trace_write() (blank lines and other
+ * # lines are skipped). Refuses, with the line number, any malformed line,
+ * a size other than 1, 2, 4, 8 or 16, and an access that ends past 2^32 bytes.
+ * @param[out] acc malloc'ed accesses (free it)
+ * @param[out] n   their number
+ * @return 0, or -1 with a message in @p err
+ */
+int kit_trace_read(FILE *f, kit_access **acc, size_t *n, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
