@@ -23,6 +23,9 @@ CFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O2 -g
 KIT_CFLAGS := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration -Icommon -Igrader -MMD -MP
 KIT_NVFLAGS := -std=c++17 $(GENCODE) -Icommon -Xcompiler -Wall,-Wextra -MMD -MP
+# The CPU build: the same .cu files through g++, kernels run by common/kit_cpu.cc.
+CXXFLAGS ?= -O2 -g
+KIT_CPUFLAGS := -x c++ -std=c++17 -DKIT_CPU -Wall -Wextra -Icommon -MMD -MP
 
 ifeq ($(V),1)
 Q :=
@@ -36,26 +39,32 @@ endif
 LABS := $(sort $(patsubst labs/%/grading.spec,%,$(wildcard labs/*/grading.spec)))
 SOLUTION_FILES := $(sort $(wildcard solutions/*/*.cuh))
 LIBKIT := $(BUILD)/libkit.a
+LIBKIT_CPU := $(BUILD)/libkitcpu.a
 LIBKITTEST := $(BUILD)/libkittest.a
 GRADER := $(BUILD)/grader/grader
 SKELGEN := $(BUILD)/grader/skelgen
 
-LIBKIT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wildcard common/*.c))) \
-               $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
+HOST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wildcard common/*.c)))
+LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
+LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
 GRADER_LIB_OBJS := $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o
 
 LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
+SOL_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol-cpu/$(l)/test)
 STUDENT_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test)
 BANKVIZ := $(BUILD)/tools/bankviz
+BANKCHECK := $(BUILD)/tools/bankcheck $(BUILD)/cpu/tools/bankcheck
 KIT_TESTS := $(BUILD)/tests/test_common $(BUILD)/tests/test_cuda $(BUILD)/tests/test_bank $(BUILD)/tests/test_viz \
+             $(BUILD)/tests/test_ncu \
              $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_selftest
+CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_TESTS)
 
 # LAB=01 or LAB=01-sequential-merge picks one lab folder.
 LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
 
 .PHONY: all help test grade check run skeletons figures deps clean
-all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(LAB_DRIVERS)
+all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BANKCHECK) $(LAB_DRIVERS)
 
 help:
 	@echo "Targets:"
@@ -85,6 +94,16 @@ $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) -MF $(@:.o=.d) -c $< -o $@
 
+$(BUILD)/cpu/obj/%.o: %.cu
+	$(say) CXX "$< (CPU build)"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/cpu/obj/%.o: %.cc
+	$(say) CXX "$< (CPU build)"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -c $< -o $@
+
 # A lab's harness is built twice: against the reference solution (solutions/NN-*)
 # and against your file (labs/NN-*). $(1) is the folder whose copy it includes.
 define compile_lab
@@ -101,14 +120,57 @@ $(BUILD)/labs/student/%/driver.o: labs/%/harness/driver.cu
 $(BUILD)/labs/student/%/test_lab.o: labs/%/harness/test_lab.cu
 	$(call compile_lab,labs)
 
+# ...and, for machines without a GPU, through the CPU emulation.
+define compile_lab_cpu
+$(say) CXX "$< (with $(1)/$*, CPU build)"
+@mkdir -p $(@D)
+$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -I$(1)/$* -c $< -o $@
+endef
+$(BUILD)/labs/sol-cpu/%/driver.o: labs/%/harness/driver.cu
+	$(call compile_lab_cpu,solutions)
+$(BUILD)/labs/sol-cpu/%/test_lab.o: labs/%/harness/test_lab.cu
+	$(call compile_lab_cpu,solutions)
+$(BUILD)/labs/student-cpu/%/driver.o: labs/%/harness/driver.cu
+	$(call compile_lab_cpu,labs)
+$(BUILD)/labs/student-cpu/%/test_lab.o: labs/%/harness/test_lab.cu
+	$(call compile_lab_cpu,labs)
+
 # ---- linking -------------------------------------------------------------------
+define link_cpu
+$(say) LINK $@
+@mkdir -p $(@D)
+$(Q)$(CXX) $^ $(1) -o $@
+endef
+
 $(LIBKIT): $(LIBKIT_OBJS)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBKIT_CPU): $(LIBKIT_CPU_OBJS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(LIBKITTEST): $(BUILD)/obj/common/kit_test.o
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# CPU-build programs link with g++ and the emulation library (more specific patterns win over the ones below).
+$(BUILD)/labs/sol-cpu/%/driver: $(BUILD)/labs/sol-cpu/%/driver.o $(LIBKIT_CPU)
+	$(call link_cpu)
+$(BUILD)/labs/student-cpu/%/driver: $(BUILD)/labs/student-cpu/%/driver.o $(LIBKIT_CPU)
+	$(call link_cpu)
+$(BUILD)/labs/sol-cpu/%/test: $(BUILD)/labs/sol-cpu/%/test_lab.o $(LIBKITTEST) $(LIBKIT_CPU)
+	$(call link_cpu,-lcunit)
+$(BUILD)/labs/student-cpu/%/test: $(BUILD)/labs/student-cpu/%/test_lab.o $(LIBKITTEST) $(LIBKIT_CPU)
+	$(call link_cpu,-lcunit)
+$(BUILD)/cpu/tests/%: $(BUILD)/cpu/obj/common/tests/%.o $(LIBKITTEST) $(LIBKIT_CPU)
+	$(call link_cpu,-lcunit)
+$(BUILD)/cpu/tools/bankcheck: $(BUILD)/cpu/obj/common/tools/bankcheck.o $(LIBKIT_CPU)
+	$(call link_cpu)
+$(BUILD)/tools/bankcheck: $(BUILD)/obj/common/tools/bankcheck.o $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@
 
 $(BUILD)/labs/%/driver: $(BUILD)/labs/%/driver.o $(LIBKIT)
 	$(say) LINK $@
@@ -143,6 +205,11 @@ $(BUILD)/tests/test_bank: $(BUILD)/obj/common/tests/test_bank.o $(LIBKITTEST) $(
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -lcunit -o $@
 
+$(BUILD)/tests/test_ncu: $(BUILD)/obj/common/tests/test_ncu.o $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -lcunit -o $@
+
 $(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(LIBKITTEST) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
@@ -171,9 +238,9 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 # ---- the jobs ------------------------------------------------------------------
 test:
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(KIT_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(GRADER) $(SKELGEN) $(LAB_DRIVERS)
+	@$(MAKE) --no-print-directory $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(GRADER) $(SKELGEN) $(LAB_DRIVERS)
 	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) \
-	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(SOL_TESTS) \
+	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) \
 	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)"
 
 grade:

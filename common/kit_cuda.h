@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef KIT_CPU
+#include "kit_cpu.h" /* the CPU build: kernels run in the kit's emulation */
+#else
 #include <cuda_runtime.h>
+#endif
 
 /**
  * Checks a CUDA runtime call. On failure it prints the error, the call, the

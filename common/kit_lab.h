@@ -5,6 +5,10 @@
 #include "kit_types.h"
 
 #ifdef __cplusplus
+#include "kit_device.h" /* kit_shared, KIT_DYNAMIC_SHARED, KIT_LAUNCH; the CPU emulation in CPU builds */
+#endif
+
+#ifdef __cplusplus
 extern "C" {
 #endif
 

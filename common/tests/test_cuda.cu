@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "kit_cuda.h"
+#include "kit_device.h"
 #include "kit_test.h"
 
 /* ---- helpers -------------------------------------------------------------------- */
@@ -181,7 +182,7 @@ static long long fill_and_check(int n, float *ms)
     CUDA_CHECK(cudaMemset(d_out, 0xA5, (size_t)n * sizeof *d_out));
     kit_gpu_timer timer;
     kit_gpu_timer_start(&timer);
-    fill_kernel<<<(n + 255) / 256, 256>>>(d_out, n);
+    KIT_LAUNCH(fill_kernel, (n + 255) / 256, 256, 0, d_out, n);
     CUDA_CHECK_LAUNCH();
     *ms = kit_gpu_timer_stop_ms(&timer);
     CUDA_CHECK(cudaMemcpy(h_out, d_out, (size_t)n * sizeof *h_out, cudaMemcpyDeviceToHost));

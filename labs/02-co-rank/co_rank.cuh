@@ -15,7 +15,10 @@
  * The search is binary: at most ceil(log2(min(m, n) + 1)) + 1 passes.
  * Runs on the host and in device code.
  *
- * @tparam T      int32_t, int64_t or kit_kv32; compare keys with <, <=, > and >= only
+ * A and B are pointers to the keys: plain `const T *`, or kit_shared<T> for
+ * tiles in shared memory (labs 4 and 5). The keys are int32_t, int64_t or
+ * kit_kv32; compare them with <, <=, > and >= only.
+ *
  * @param[in]  k          the rank, 0 <= k <= m + n
  * @param[in]  A          sorted by key, m elements
  * @param[in]  m          size of A
@@ -25,8 +28,8 @@
  *                        the last pass (the one that finds i right) included
  * @return i, with 0 <= i <= min(k, m)
  */
-template <typename T>
-KIT_HD int co_rank(int k, const T *A, int m, const T *B, int n, int *iterations = nullptr)
+template <typename InA, typename InB>
+KIT_HD int co_rank(int k, InA A, int m, InB B, int n, int *iterations = nullptr)
 {
     /* Your code here: a binary search for i; count its passes into *iterations. */
     (void)k; (void)A; (void)m; (void)B; (void)n;

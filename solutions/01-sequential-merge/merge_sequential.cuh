@@ -11,7 +11,11 @@
  * Merges two sorted arrays into one, stably. Runs on the host and, unchanged,
  * inside GPU kernels (labs 3 to 5 call it from every thread).
  *
- * @tparam T     int32_t, int64_t or kit_kv32; compare keys with <, <=, > and >= only
+ * A, B and C are pointers to the elements: plain `const T *` and `T *`, or
+ * kit_shared<T> when a kernel merges tiles in shared memory (labs 3 to 5);
+ * index them as arrays and the same code serves both. The elements are
+ * int32_t, int64_t or kit_kv32; compare keys with <, <=, > and >= only.
+ *
  * @param[in]  A sorted by key, m elements
  * @param[in]  m size of A, 0 or more
  * @param[in]  B sorted by key, n elements
@@ -20,8 +24,8 @@
  *               A's element comes first, and each list keeps its own order.
  * @pre C does not overlap A or B; A and B are not modified
  */
-template <typename T>
-KIT_HD void merge_sequential(const T *A, int m, const T *B, int n, T *C)
+template <typename InA, typename InB, typename Out>
+KIT_HD void merge_sequential(InA A, int m, InB B, int n, Out C)
 {
     //@answer
     int i = 0; /* next element of A */

@@ -8,7 +8,7 @@
 template <typename T>
 static void merge_typed(const void *A, int m, const void *B, int n, void *C)
 {
-    merge_sequential<T>((const T *)A, m, (const T *)B, n, (T *)C);
+    merge_sequential((const T *)A, m, (const T *)B, n, (T *)C);
 }
 
 /** Runs the student's merge_sequential on arrays of type @p t. */

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "kit_cuda.h"
-#include "kit_test.h"
+#include "kit_test_gpu.h"
 #include "lab01.cuh"
 
 /*
@@ -72,7 +72,7 @@ static void test_chapter_example(void)
     const int32_t want[] = {1, 7, 7, 8, 9, 10, 10, 10, 12};
     int32_t C[9];
     kit_not_implemented_reset();
-    merge_sequential<int32_t>(A, 5, B, 4, C);
+    merge_sequential(A, 5, B, 4, C);
     KIT_ASSERT_MSG(!kit_not_implemented_task(), "not implemented: %s", kit_not_implemented_task());
     char msg[256];
     KIT_ASSERT_MSG(kit_verify(KIT_TYPE_I32, want, C, 9, msg, sizeof msg) < 0, "chapter example: %s", msg);
@@ -134,7 +134,7 @@ static void test_stable_duplicates(void)
 __global__ void merge_kernel(const int32_t *A, int m, const int32_t *B, int n, int32_t *C)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0)
-        merge_sequential<int32_t>(A, m, B, n, C);
+        merge_sequential(A, m, B, n, C);
 }
 
 static void test_gpu_merge(void)
@@ -147,7 +147,7 @@ static void test_gpu_merge(void)
     int32_t *d_A = (int32_t *)kit_device_copy(h_A, m * 4), *d_B = (int32_t *)kit_device_copy(h_B, n * 4), *d_C;
     CUDA_CHECK(cudaMalloc(&d_C, (m + n) * 4));
     CUDA_CHECK(cudaMemset(d_C, 0xA5, (m + n) * 4));
-    merge_kernel<<<1, 32>>>(d_A, (int)m, d_B, (int)n, d_C);
+    KIT_LAUNCH(merge_kernel, 1, 32, 0, d_A, (int)m, d_B, (int)n, d_C);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaMemcpy(h_C, d_C, (m + n) * 4, cudaMemcpyDeviceToHost));
     char msg[256];
@@ -176,11 +176,9 @@ static void register_tests(void)
     kit_test_add(stable, "all keys equal", test_stable_all_equal);
     kit_test_add(stable, "heavy duplicates", test_stable_duplicates);
 
-    CU_pSuite gpu = kit_test_suite("lab01 on the GPU");
+    CU_pSuite gpu = kit_test_suite("lab01 kernels");
     kit_test_add(gpu, "merge_sequential in a kernel", test_gpu_merge);
-    char why[160];
-    if (kit_gpu_count(why, sizeof why) == 0)
-        kit_test_skip_suite(gpu, why);
+    kit_test_device_suite_ready(gpu);
 }
 
 int main(void)

@@ -48,7 +48,7 @@ static int serve_co_rank(const kit_req *req, void *A, void *B, const int64_t *Q,
         out->R[3 * q] = co_rank_any((kit_type)req->type, k, A, m, B, n, &passes);
         out->R[3 * q + 1] = passes;
         kit_comparisons = 0;
-        co_rank<kit_counted>(k, cA, m, cB, n, &ignored);
+        co_rank(k, cA, m, cB, n, &ignored);
         out->R[3 * q + 2] = kit_comparisons;
     }
     free(cA);

@@ -8,7 +8,7 @@
 template <typename T>
 static int co_rank_typed(int k, const void *A, int m, const void *B, int n, int *passes)
 {
-    return co_rank<T>(k, (const T *)A, m, (const T *)B, n, passes);
+    return co_rank(k, (const T *)A, m, (const T *)B, n, passes);
 }
 
 /** Runs the student's co_rank on arrays of type @p t; @return its i, or -1 for an unknown type. */

@@ -3,7 +3,7 @@
 
 #include "kit_counted.h"
 #include "kit_cuda.h"
-#include "kit_test.h"
+#include "kit_test_gpu.h"
 #include "lab02.cuh"
 
 /* The chapter's running example (Figs. 12.1 to 12.8). */
@@ -45,7 +45,7 @@ static void test_chapter_traces(void)
     /* Figs. 12.6 to 12.8: k = 3 gives (2, 1) in three passes of the textbook's search. */
     int passes = 0;
     kit_not_implemented_reset();
-    int i = co_rank<int32_t>(3, EX_A, 5, EX_B, 4, &passes);
+    int i = co_rank(3, EX_A, 5, EX_B, 4, &passes);
     KIT_ASSERT_MSG(!kit_not_implemented_task(), "not implemented: %s", kit_not_implemented_task());
     KIT_ASSERT_MSG(i == 2, "co_rank(3) on the chapter example returned %d, expected 2", i);
     KIT_ASSERT_MSG(passes >= 1 && passes <= kit_co_rank_pass_bound(5, 4),
@@ -188,7 +188,7 @@ static void check_bound(kit_type t, size_t m, size_t n, kit_gen g, uint64_t seed
             break;
         co_rank_any(t, (int)k, A, (int)m, B, (int)n, &passes);
         kit_comparisons = 0;
-        co_rank<kit_counted>((int)k, cA, (int)m, cB, (int)n, &ignored);
+        co_rank((int)k, cA, (int)m, cB, (int)n, &ignored);
         if (passes > bound || kit_comparisons > 2LL * bound) {
             kit_test_fail(__FILE__, __LINE__,
                           "co_rank(k=%zu, m=%zu, n=%zu) took %d passes and %lld comparisons; allowed: %d passes, %d comparisons",
@@ -221,7 +221,7 @@ __global__ void co_rank_kernel(const int32_t *A, int m, const int32_t *B, int n,
 {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k <= m + n)
-        out[k] = co_rank<int32_t>(k, A, m, B, n);
+        out[k] = co_rank(k, A, m, B, n);
 }
 
 static void test_gpu_co_rank(void)
@@ -235,7 +235,7 @@ static void test_gpu_co_rank(void)
     int32_t *d_A = (int32_t *)kit_device_copy(h_A, m * 4), *d_B = (int32_t *)kit_device_copy(h_B, n * 4);
     int *d_out;
     CUDA_CHECK(cudaMalloc(&d_out, (total + 1) * sizeof(int)));
-    co_rank_kernel<<<(unsigned)(total + 256) / 256, 256>>>(d_A, (int)m, d_B, (int)n, d_out);
+    KIT_LAUNCH(co_rank_kernel, (unsigned)(total + 256) / 256, 256, 0, d_A, (int)m, d_B, (int)n, d_out);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaMemcpy(h_out, d_out, (total + 1) * sizeof(int), cudaMemcpyDeviceToHost));
     size_t bad = total + 1;
@@ -267,11 +267,9 @@ static void register_tests(void)
     CU_pSuite bound = kit_test_suite("lab02 search bound");
     kit_test_add(bound, "passes and comparisons on large inputs", test_pass_bound);
 
-    CU_pSuite gpu = kit_test_suite("lab02 on the GPU");
+    CU_pSuite gpu = kit_test_suite("lab02 kernels");
     kit_test_add(gpu, "co_rank in a kernel, every rank", test_gpu_co_rank);
-    char why[160];
-    if (kit_gpu_count(why, sizeof why) == 0)
-        kit_test_skip_suite(gpu, why);
+    kit_test_device_suite_ready(gpu);
 }
 
 int main(void)

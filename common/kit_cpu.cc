@@ -1,0 +1,437 @@
+// The CPU emulation of CUDA kernels: coroutine threads, barriers, warp exchange, the runtime subset, and tracing.
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <ucontext.h>
+
+#include <vector>
+
+#include "kit_cpu.h"
+
+kit_cpu_now_t kit_cpu_now;
+
+namespace {
+
+enum thread_state { RUNNABLE, AT_BARRIER, AT_WARP, DONE };
+
+struct cpu_thread {
+    ucontext_t ctx;
+    uint3 idx;
+    unsigned lin;       // linear index in the block
+    thread_state state;
+    unsigned ordinal;   // shared accesses recorded so far
+    unsigned warp_gen;  // generation of the warp operation it waits in
+};
+
+struct warp_state {
+    unsigned gen;       // completed exchanges
+    unsigned arrived;   // lanes waiting in the current exchange
+    unsigned mask;      // the mask of the current exchange
+    uint64_t slot[2][32]; // values offered, by generation parity
+    unsigned ballot[2];
+};
+
+const size_t STACK_BYTES = 256 * 1024; // per thread; kernels keep small arrays in registers
+const size_t PAGE = 4096;
+const size_t MAX_DYNAMIC_SHARED = 227 * 1024; // Hopper's largest per-block opt-in
+
+struct emulator {
+    std::vector<cpu_thread> threads;
+    std::vector<char *> stacks;
+    std::vector<warp_state> warps;
+    ucontext_t scheduler;
+    std::function<void()> *body = nullptr;
+    cpu_thread *current = nullptr;
+    unsigned live = 0, at_barrier = 0;
+    unsigned block_lin = 0;
+    bool failed = false;
+    std::vector<unsigned char> shared;
+    cudaError_t last_error = cudaSuccess;
+    bool tracing = false;
+    std::vector<kit_access> trace;
+};
+
+emulator E;
+
+void set_error(cudaError_t e)
+{
+    if (E.last_error == cudaSuccess)
+        E.last_error = e;
+}
+
+// Gives control back to the scheduler; the thread resumes when it is made runnable again.
+void yield_to_scheduler()
+{
+    swapcontext(&E.current->ctx, &E.scheduler);
+    kit_cpu_now.thread_idx = E.current->idx;
+}
+
+void thread_entry()
+{
+    (*E.body)();
+    E.current->state = DONE;
+    // returning switches to uc_link, the scheduler
+}
+
+// A stack with a guard page below it, so an overflow faults instead of corrupting a neighbour.
+char *new_stack()
+{
+    void *p = mmap(NULL, STACK_BYTES + PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        perror("kit CPU emulation: mmap for a thread stack");
+        exit(1);
+    }
+    mprotect(p, PAGE, PROT_NONE);
+    return (char *)p;
+}
+
+void release_barrier()
+{
+    for (cpu_thread &t : E.threads)
+        if (t.state == AT_BARRIER)
+            t.state = RUNNABLE;
+    E.at_barrier = 0;
+}
+
+// Lanes of warp w that have not finished.
+unsigned live_lanes(unsigned w)
+{
+    unsigned lanes = 0;
+    for (unsigned l = 0; l < 32 && w * 32 + l < E.threads.size(); l++)
+        if (E.threads[w * 32 + l].state != DONE)
+            lanes |= 1u << l;
+    return lanes;
+}
+
+// Completes the warp's exchange if every live lane of its mask has arrived.
+void try_release_warp(unsigned w)
+{
+    warp_state &ws = E.warps[w];
+    if (ws.arrived == 0 || (ws.arrived & ws.mask & live_lanes(w)) != (ws.mask & live_lanes(w)))
+        return;
+    for (unsigned l = 0; l < 32 && w * 32 + l < E.threads.size(); l++) {
+        cpu_thread &t = E.threads[w * 32 + l];
+        if (t.state == AT_WARP && t.warp_gen == ws.gen)
+            t.state = RUNNABLE;
+    }
+    ws.gen++;
+    ws.arrived = 0;
+    ws.ballot[ws.gen & 1] = 0;
+}
+
+const char *state_name(thread_state s)
+{
+    switch (s) {
+    case RUNNABLE: return "runnable";
+    case AT_BARRIER: return "__syncthreads";
+    case AT_WARP: return "a warp operation";
+    case DONE: return "finished";
+    }
+    return "?";
+}
+
+void report_deadlock()
+{
+    fprintf(stderr, "kit CPU emulation: deadlock in block (%u,%u,%u): no thread can go on\n", kit_cpu_now.block_idx.x,
+            kit_cpu_now.block_idx.y, kit_cpu_now.block_idx.z);
+    unsigned shown = 0;
+    for (cpu_thread &t : E.threads) {
+        if (t.state == DONE)
+            continue;
+        if (shown++ < 8)
+            fprintf(stderr, "  thread (%u,%u,%u) waits at %s\n", t.idx.x, t.idx.y, t.idx.z, state_name(t.state));
+    }
+    if (shown > 8)
+        fprintf(stderr, "  ... and %u more\n", shown - 8);
+    E.failed = true;
+    set_error(cudaErrorLaunchFailure);
+}
+
+void run_block(const dim3 &block)
+{
+    unsigned n = block.x * block.y * block.z;
+    E.live = n;
+    E.at_barrier = 0;
+    for (unsigned w = 0; w < E.warps.size(); w++) {
+        E.warps[w].gen = 0;
+        E.warps[w].arrived = 0;
+        E.warps[w].ballot[0] = E.warps[w].ballot[1] = 0;
+    }
+    memset(E.shared.data(), 0xA5, E.shared.size());
+    for (unsigned i = 0; i < n; i++) {
+        cpu_thread &t = E.threads[i];
+        t.lin = i;
+        t.idx = uint3{i % block.x, (i / block.x) % block.y, i / (block.x * block.y)};
+        t.state = RUNNABLE;
+        t.ordinal = 0;
+        getcontext(&t.ctx);
+        t.ctx.uc_stack.ss_sp = E.stacks[i] + PAGE;
+        t.ctx.uc_stack.ss_size = STACK_BYTES;
+        t.ctx.uc_link = &E.scheduler;
+        makecontext(&t.ctx, thread_entry, 0);
+    }
+    while (E.live > 0) {
+        bool ran = false;
+        for (unsigned i = 0; i < n; i++) {
+            cpu_thread &t = E.threads[i];
+            if (t.state != RUNNABLE)
+                continue;
+            ran = true;
+            E.current = &t;
+            kit_cpu_now.thread_idx = t.idx;
+            swapcontext(&E.scheduler, &t.ctx);
+            if (t.state == DONE) {
+                E.live--;
+                try_release_warp(i / 32); // a lane that finished no longer holds its warp back
+                if (E.at_barrier > 0 && E.at_barrier == E.live)
+                    release_barrier();
+            }
+        }
+        if (!ran) {
+            report_deadlock();
+            return;
+        }
+    }
+}
+
+} // namespace
+
+void __syncthreads(void)
+{
+    cpu_thread *me = E.current;
+    me->state = AT_BARRIER;
+    if (++E.at_barrier == E.live)
+        release_barrier(); // the last one in lets everyone go, itself included
+    if (me->state == AT_BARRIER)
+        yield_to_scheduler();
+}
+
+uint64_t kit_cpu_warp_exchange(unsigned mask, uint64_t value, int src, unsigned *ballot)
+{
+    cpu_thread *me = E.current;
+    unsigned w = me->lin / 32, lane = me->lin % 32;
+    warp_state &ws = E.warps[w];
+    if (ws.arrived == 0)
+        ws.mask = mask;
+    unsigned gen = ws.gen, parity = gen & 1;
+    ws.slot[parity][lane] = value;
+    if (value)
+        ws.ballot[parity] |= 1u << lane;
+    ws.arrived |= 1u << lane;
+    me->state = AT_WARP;
+    me->warp_gen = gen;
+    try_release_warp(w);
+    if (me->state == AT_WARP)
+        yield_to_scheduler();
+    if (ballot)
+        *ballot = ws.ballot[parity] & mask;
+    unsigned from = src >= 0 && src < 32 && (mask >> src & 1) ? (unsigned)src : lane;
+    return ws.slot[parity][from];
+}
+
+void __syncwarp(unsigned mask)
+{
+    kit_cpu_warp_exchange(mask, 0, kit_cpu_lane(), NULL);
+}
+
+void kit_cpu_launch(dim3 grid, dim3 block, size_t dynamic_shared_bytes, std::function<void()> body)
+{
+    unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
+    if (threads == 0 || threads > 1024 || block.z > 64 || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
+        grid.y > 65535 || grid.z > 65535 || dynamic_shared_bytes > MAX_DYNAMIC_SHARED) {
+        set_error(cudaErrorInvalidConfiguration);
+        return;
+    }
+    while (E.stacks.size() < threads)
+        E.stacks.push_back(new_stack());
+    E.threads.resize(threads);
+    E.warps.assign((threads + 31) / 32, warp_state());
+    E.shared.assign(dynamic_shared_bytes, 0xA5);
+    E.body = &body;
+    E.failed = false;
+    kit_cpu_now.block_dim = block;
+    kit_cpu_now.grid_dim = grid;
+    for (unsigned z = 0; z < grid.z && !E.failed; z++)
+        for (unsigned y = 0; y < grid.y && !E.failed; y++)
+            for (unsigned x = 0; x < grid.x && !E.failed; x++) {
+                kit_cpu_now.block_idx = uint3{x, y, z};
+                E.block_lin = x + grid.x * (y + grid.y * z);
+                run_block(block);
+            }
+    E.body = nullptr;
+    E.current = nullptr;
+}
+
+void *kit_cpu_dynamic_shared(void)
+{
+    return E.shared.data();
+}
+
+void kit_cpu_record(const void *addr, unsigned size, int write)
+{
+    if (!E.tracing || !E.current)
+        return;
+    const unsigned char *a = (const unsigned char *)addr, *base = E.shared.data();
+    if (a < base || a + size > base + E.shared.size())
+        return; // not dynamic shared memory
+    kit_access x;
+    x.block = E.block_lin;
+    x.thread = E.current->lin;
+    x.ordinal = E.current->ordinal++;
+    x.addr = (uint32_t)(a - base);
+    x.size = (uint8_t)size;
+    x.write = (uint8_t)(write != 0);
+    E.trace.push_back(x);
+}
+
+void kit_cpu_trace_start(void)
+{
+    E.trace.clear();
+    E.tracing = true;
+}
+
+size_t kit_cpu_trace_stop(kit_access **out)
+{
+    E.tracing = false;
+    size_t n = E.trace.size();
+    *out = NULL;
+    if (n) {
+        *out = (kit_access *)malloc(n * sizeof(kit_access));
+        if (!*out) {
+            fprintf(stderr, "kit CPU emulation: out of memory copying a trace of %zu accesses\n", n);
+            exit(1);
+        }
+        memcpy(*out, E.trace.data(), n * sizeof(kit_access));
+    }
+    E.trace.clear();
+    E.trace.shrink_to_fit();
+    return n;
+}
+
+// ---- the runtime: "device" memory is host memory -------------------------------
+
+cudaError_t cudaMalloc(void **p, size_t bytes)
+{
+    *p = malloc(bytes ? bytes : 1);
+    return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+
+cudaError_t cudaFree(void *p)
+{
+    free(p);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+{
+    if ((unsigned)kind > cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    if (bytes && (!dst || !src))
+        return cudaErrorInvalidValue;
+    memmove(dst, src, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemset(void *p, int value, size_t bytes)
+{
+    if (bytes && !p)
+        return cudaErrorInvalidValue;
+    memset(p, value, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    return E.last_error;
+}
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = E.last_error;
+    E.last_error = cudaSuccess;
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void)
+{
+    return E.last_error;
+}
+
+const char *cudaGetErrorName(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+    case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    }
+    return "cudaErrorUnknown";
+}
+
+const char *cudaGetErrorString(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorLaunchFailure: return "unspecified launch failure (in the kit's CPU emulation: see the message above)";
+    }
+    return "unknown error";
+}
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    *count = 1; // the emulated device
+    return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+    return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+}
+
+struct kit_cpu_event {
+    double seconds;
+};
+
+cudaError_t cudaEventCreate(cudaEvent_t *e)
+{
+    *e = new kit_cpu_event{0.0};
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t stream)
+{
+    (void)stream;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    e->seconds = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t e)
+{
+    (void)e;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop)
+{
+    *ms = (float)((stop->seconds - start->seconds) * 1e3);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+    delete e;
+    return cudaSuccess;
+}

@@ -1,0 +1,249 @@
+/*
+ * The CPU stand-in for CUDA: the device built-ins and the part of the runtime
+ * the kit uses, so that the kit's .cu files compile with a plain C++ compiler
+ * (g++ -x c++ -DKIT_CPU) and their kernels run on the CPU.
+ *
+ * How kernels run: blocks one after another; the threads of a block are
+ * coroutines (glibc ucontext) on one OS thread, switched only when a thread
+ * waits at __syncthreads, a warp operation, or finishes. Barriers and warp
+ * operations therefore keep their meaning. There is no other concurrency, so
+ * data races go unnoticed: that is compute-sanitizer's job on a GPU.
+ */
+#ifndef KIT_CPU_H
+#define KIT_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <functional>
+
+#include "kit_bank.h"
+
+/* ---- CUDA keywords ---------------------------------------------------------- */
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __launch_bounds__(...)
+#define __align__(n) alignas(n)
+#define __shared__ static
+#define __constant__ static
+
+struct uint3 {
+    unsigned x, y, z;
+};
+
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+/** What threadIdx, blockIdx, blockDim and gridDim read: the emulator updates it at every switch. */
+struct kit_cpu_now_t {
+    uint3 thread_idx;
+    uint3 block_idx;
+    dim3 block_dim;
+    dim3 grid_dim;
+};
+extern kit_cpu_now_t kit_cpu_now;
+
+#define threadIdx (kit_cpu_now.thread_idx)
+#define blockIdx (kit_cpu_now.block_idx)
+#define blockDim (kit_cpu_now.block_dim)
+#define gridDim (kit_cpu_now.grid_dim)
+#define warpSize 32
+
+/* ---- synchronization and warp operations ------------------------------------ */
+void __syncthreads(void);
+void __syncwarp(unsigned mask = 0xffffffffu);
+inline void __threadfence(void) {}
+inline void __threadfence_block(void) {}
+
+/**
+ * The engine of every warp operation: the calling lane offers `value` and
+ * waits until every lane of `mask` still running has offered one; it then
+ * returns the value of lane `src` (its own value if src is not in the mask).
+ * *ballot, if not NULL, receives the lanes whose value was non-zero.
+ */
+uint64_t kit_cpu_warp_exchange(unsigned mask, uint64_t value, int src, unsigned *ballot);
+
+template <typename T>
+T kit_cpu_shfl(unsigned mask, T var, int src)
+{
+    static_assert(sizeof(T) <= 8, "the CPU emulation shuffles values of up to 8 bytes");
+    uint64_t bits = 0;
+    memcpy(&bits, &var, sizeof var);
+    bits = kit_cpu_warp_exchange(mask, bits, src, NULL);
+    T out;
+    memcpy(&out, &bits, sizeof out);
+    return out;
+}
+
+/** The calling thread's lane. */
+inline int kit_cpu_lane(void)
+{
+    unsigned lin = kit_cpu_now.thread_idx.x +
+                   kit_cpu_now.block_dim.x * (kit_cpu_now.thread_idx.y + kit_cpu_now.block_dim.y * kit_cpu_now.thread_idx.z);
+    return (int)(lin % 32);
+}
+
+template <typename T>
+T __shfl_sync(unsigned mask, T var, int src, int width = 32)
+{
+    int lane = kit_cpu_lane();
+    return kit_cpu_shfl(mask, var, (lane / width) * width + src % width);
+}
+template <typename T>
+T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32)
+{
+    int lane = kit_cpu_lane(), base = (lane / width) * width;
+    return kit_cpu_shfl(mask, var, lane - (int)delta >= base ? lane - (int)delta : lane);
+}
+template <typename T>
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32)
+{
+    int lane = kit_cpu_lane(), base = (lane / width) * width;
+    return kit_cpu_shfl(mask, var, lane + (int)delta < base + width ? lane + (int)delta : lane);
+}
+template <typename T>
+T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32)
+{
+    int lane = kit_cpu_lane(), base = (lane / width) * width, src = lane ^ lane_mask;
+    return kit_cpu_shfl(mask, var, src >= base && src < base + width ? src : lane);
+}
+inline unsigned __ballot_sync(unsigned mask, int pred)
+{
+    unsigned ballot = 0;
+    kit_cpu_warp_exchange(mask, pred != 0, kit_cpu_lane(), &ballot);
+    return ballot;
+}
+inline int __any_sync(unsigned mask, int pred) { return __ballot_sync(mask, pred) != 0; }
+inline int __all_sync(unsigned mask, int pred) { return (__ballot_sync(mask, pred) & mask) == (__ballot_sync(mask, 1) & mask); }
+
+/* ---- device arithmetic helpers ---------------------------------------------- */
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+
+/* Atomics are trivially atomic here: threads only switch at synchronization points. */
+template <typename T>
+T atomicAdd(T *p, T v)
+{
+    T old = *p;
+    *p = old + v;
+    return old;
+}
+template <typename T>
+T atomicExch(T *p, T v)
+{
+    T old = *p;
+    *p = v;
+    return old;
+}
+template <typename T>
+T atomicMin(T *p, T v)
+{
+    T old = *p;
+    *p = v < old ? v : old;
+    return old;
+}
+template <typename T>
+T atomicMax(T *p, T v)
+{
+    T old = *p;
+    *p = v > old ? v : old;
+    return old;
+}
+template <typename T>
+T atomicCAS(T *p, T compare, T v)
+{
+    T old = *p;
+    if (old == compare)
+        *p = v;
+    return old;
+}
+
+/* ---- the runtime ------------------------------------------------------------ */
+enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorLaunchFailure = 719,
+};
+typedef enum cudaError cudaError_t;
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4,
+};
+
+typedef struct kit_cpu_event *cudaEvent_t;
+typedef void *cudaStream_t;
+
+cudaError_t cudaMalloc(void **p, size_t bytes);
+template <typename T>
+cudaError_t cudaMalloc(T **p, size_t bytes)
+{
+    return cudaMalloc(reinterpret_cast<void **>(p), bytes);
+}
+cudaError_t cudaFree(void *p);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemset(void *p, int value, size_t bytes);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorString(cudaError_t e);
+const char *cudaGetErrorName(cudaError_t e);
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaEventCreate(cudaEvent_t *e);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t stream = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
+
+/* ---- the emulator's own interface ------------------------------------------- */
+
+/**
+ * Runs a grid on the CPU: every block in turn (x fastest, then y, then z),
+ * each thread of a block running body() as a coroutine. Sets the error that
+ * cudaGetLastError() returns when the configuration is invalid (a zero or
+ * over-1024-thread block, over 48 KiB... see kit_cpu.cc) or the block
+ * deadlocks (threads waiting at different barriers); a deadlock also prints
+ * what each thread was waiting for.
+ */
+void kit_cpu_launch(dim3 grid, dim3 block, size_t dynamic_shared_bytes, std::function<void()> body);
+
+/** The running block's dynamic shared memory (filled with 0xA5 bytes at each block's start). */
+void *kit_cpu_dynamic_shared(void);
+
+/** Records one shared-memory access of the running thread when a trace is on (see kit_shared). */
+void kit_cpu_record(const void *addr, unsigned size, int write);
+
+/** Starts a trace: clears it and records every later shared access through kit_shared. */
+void kit_cpu_trace_start(void);
+
+/**
+ * Stops the trace.
+ * @param[out] out the accesses recorded since kit_cpu_trace_start(), malloc'ed (free it); NULL if none
+ * @return their number
+ */
+size_t kit_cpu_trace_stop(kit_access **out);
+
+#endif

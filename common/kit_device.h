@@ -1,0 +1,92 @@
+/*
+ * What lab kernels use to touch shared memory and what the harness uses to
+ * launch them, written once for both execution paths: on a GPU (nvcc) these
+ * are plain CUDA; in the CPU build (-DKIT_CPU) kernels run on the CPU and
+ * every shared-memory access is recorded for the bank-conflict simulator.
+ */
+#ifndef KIT_DEVICE_H
+#define KIT_DEVICE_H
+
+#include <stddef.h>
+
+#ifdef KIT_CPU
+#include "kit_cpu.h"
+#else
+#include <cuda_runtime.h>
+#endif
+
+#include "kit_types.h"
+
+/**
+ * A pointer into shared memory. Index it like a plain pointer (s[i] reads
+ * and writes, s + k moves it); on the GPU that is all it is. In the CPU
+ * build each read and write through it is recorded, with the thread, its
+ * access ordinal and the byte offset, so the simulator can count conflicts.
+ * Read into a named type (`int x = s[i];`), not into `auto`, which would keep
+ * the recording proxy instead of the value.
+ * @tparam T the element type
+ */
+template <typename T>
+struct kit_shared {
+    T *p; /**< the address in shared memory */
+
+    KIT_HD kit_shared(T *q = nullptr) : p(q) {}
+
+#ifdef KIT_CPU
+    /** A reference into shared memory that records how it is used. */
+    struct ref {
+        T *q;
+        operator T() const
+        {
+            kit_cpu_record(q, sizeof(T), 0);
+            return *q;
+        }
+        ref &operator=(const T &v)
+        {
+            kit_cpu_record(q, sizeof(T), 1);
+            *q = v;
+            return *this;
+        }
+        ref &operator=(const ref &o) { return *this = static_cast<T>(o); }
+        ref &operator+=(const T &v) { return *this = static_cast<T>(*this) + v; }
+        ref &operator-=(const T &v) { return *this = static_cast<T>(*this) - v; }
+    };
+    ref operator[](ptrdiff_t i) const { return ref{p + i}; }
+    ref operator*() const { return ref{p}; }
+#else
+    KIT_HD T &operator[](ptrdiff_t i) const { return p[i]; }
+    KIT_HD T &operator*() const { return *p; }
+#endif
+    KIT_HD kit_shared operator+(ptrdiff_t i) const { return kit_shared(p + i); }
+    KIT_HD kit_shared operator-(ptrdiff_t i) const { return kit_shared(p - i); }
+    KIT_HD ptrdiff_t operator-(kit_shared o) const { return p - o.p; }
+    /** The raw address; accesses through it are not recorded. */
+    KIT_HD T *raw() const { return p; }
+};
+
+/**
+ * The block's dynamic shared memory (the launch's third parameter) as a
+ * kit_shared<T>. Both paths lay it out the same way, from offset 0, so the
+ * simulator's banks are the hardware's.
+ */
+#ifdef KIT_CPU
+#define KIT_DYNAMIC_SHARED(T) kit_shared<T>(reinterpret_cast<T *>(kit_cpu_dynamic_shared()))
+#else
+extern __shared__ __align__(16) unsigned char kit_dynamic_smem_[];
+#define KIT_DYNAMIC_SHARED(T) kit_shared<T>(reinterpret_cast<T *>(kit_dynamic_smem_))
+#endif
+
+/**
+ * Launches a kernel: `KIT_LAUNCH(kernel, grid, block, shared_bytes, args...)`.
+ * On the GPU it is kernel<<<grid, block, shared_bytes>>>(args...); in the CPU
+ * build it runs the grid on the CPU before returning. Check it with
+ * CUDA_CHECK_LAUNCH() as any launch.
+ */
+#ifdef KIT_CPU
+#define KIT_LAUNCH(kernel, grid, block, shmem, ...) \
+    kit_cpu_launch(dim3(grid), dim3(block), (size_t)(shmem), [&]() { kernel(__VA_ARGS__); })
+#else
+#define KIT_LAUNCH(kernel, grid, block, shmem, ...) kernel<<<(grid), (block), (shmem)>>>(__VA_ARGS__)
+#endif
+
+#endif

@@ -1,0 +1,40 @@
+/* Reads the CSV that Nsight Compute writes with --csv, to get per-launch metric values (bank conflicts). */
+#ifndef KIT_NCU_H
+#define KIT_NCU_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One metric of one profiled kernel launch. */
+typedef struct kit_ncu_row {
+    long id;              /**< ncu's launch ID, 0 for the first profiled launch */
+    char kernel[128];     /**< the kernel's name as ncu prints it (may be cut) */
+    char metric[128];     /**< for example l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
+    double value;         /**< the value, thousands separators removed */
+} kit_ncu_row;
+
+/**
+ * Parses ncu's CSV. Lines that are not CSV records (ncu's "==PROF==" notes,
+ * the program's own output) are skipped; the header row names the columns
+ * "ID", "Kernel Name", "Metric Name" and "Metric Value", in any order.
+ * @param[out] rows malloc'ed rows (free it)
+ * @param[out] n    their number
+ * @return 0, or -1 with a reason in @p err (no header, a value that is not a number)
+ */
+int kit_ncu_read(FILE *f, kit_ncu_row **rows, size_t *n, char *err, size_t errlen);
+
+/**
+ * Finds the value of a metric for one launch.
+ * @return 0 and the value in *out, or -1 if the CSV has no such row
+ */
+int kit_ncu_value(const kit_ncu_row *rows, size_t n, long id, const char *metric, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

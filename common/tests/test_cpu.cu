@@ -1,0 +1,352 @@
+/* Tests of the CPU emulation (kit_cpu.h): indices, barriers, warp operations, atomics, the runtime, and tracing into the simulator. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bank_micro.cuh"
+#include "kit_bank.h"
+#include "kit_cuda.h"
+#include "kit_test.h"
+
+/* ---- indices ---------------------------------------------------------------- */
+
+__global__ void write_indices(unsigned *out)
+{
+    unsigned block = blockIdx.x + gridDim.x * blockIdx.y;
+    unsigned thread = threadIdx.x + blockDim.x * threadIdx.y;
+    unsigned *o = out + 6 * (block * blockDim.x * blockDim.y + thread);
+    o[0] = threadIdx.x;
+    o[1] = threadIdx.y;
+    o[2] = blockIdx.x;
+    o[3] = blockIdx.y;
+    o[4] = blockDim.x * 1000 + blockDim.y;
+    o[5] = gridDim.x * 1000 + gridDim.y;
+}
+
+static void test_indices(void)
+{
+    const unsigned gx = 3, gy = 2, bx = 8, by = 4, n = gx * gy * bx * by;
+    unsigned *out = (unsigned *)calloc(6 * n, sizeof *out);
+    KIT_LAUNCH(write_indices, dim3(gx, gy), dim3(bx, by), 0, out);
+    CUDA_CHECK_LAUNCH();
+    int bad = -1;
+    for (unsigned b = 0; b < gx * gy && bad < 0; b++)
+        for (unsigned t = 0; t < bx * by && bad < 0; t++) {
+            const unsigned *o = out + 6 * (b * bx * by + t);
+            if (o[0] != t % bx || o[1] != t / bx || o[2] != b % gx || o[3] != b / gx || o[4] != bx * 1000 + by ||
+                o[5] != gx * 1000 + gy)
+                bad = (int)(b * bx * by + t);
+        }
+    KIT_ASSERT_MSG(bad < 0, "thread %d saw wrong indices", bad);
+    free(out);
+}
+
+/* ---- barriers --------------------------------------------------------------- */
+
+/* A tree sum in shared memory: right only if every thread waits at each __syncthreads. */
+__global__ void block_sum(const int *in, int *out, int *poison)
+{
+    kit_shared<int> s = KIT_DYNAMIC_SHARED(int);
+    unsigned t = threadIdx.x;
+    if (t == 0)
+        *poison = s[blockDim.x]; /* never written: still the emulator's 0xA5 filling */
+    s[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+        if (t < half)
+            s[t] += s[t + half];
+        __syncthreads();
+    }
+    if (t == 0)
+        out[blockIdx.x] = s[0];
+}
+
+static void test_barrier_tree_sum(void)
+{
+    const int blocks = 5, threads = 256;
+    int *in = (int *)malloc(blocks * threads * sizeof *in), out[5], poison = 0;
+    for (int i = 0; i < blocks * threads; i++)
+        in[i] = i % 7 - 3;
+    KIT_LAUNCH(block_sum, blocks, threads, (threads + 1) * sizeof(int), in, out, &poison);
+    CUDA_CHECK_LAUNCH();
+    for (int b = 0; b < blocks; b++) {
+        int want = 0;
+        for (int t = 0; t < threads; t++)
+            want += in[b * threads + t];
+        KIT_ASSERT_MSG(out[b] == want, "block %d summed to %d, expected %d", b, out[b], want);
+    }
+    KIT_ASSERT_MSG((unsigned)poison == 0xA5A5A5A5u, "unwritten shared memory read 0x%x, expected 0xa5a5a5a5",
+                   (unsigned)poison);
+    free(in);
+}
+
+/* Half the threads leave early; the rest still pass their barriers. */
+__global__ void early_exit(int *out)
+{
+    if (threadIdx.x % 2)
+        return;
+    __syncthreads();
+    out[threadIdx.x] = 1;
+    __syncthreads();
+}
+
+static void test_barrier_after_exit(void)
+{
+    int out[64] = {0};
+    KIT_LAUNCH(early_exit, 1, 64, 0, out);
+    cudaError_t e = cudaGetLastError();
+    KIT_ASSERT_MSG(e == cudaSuccess, "launch failed: %s", cudaGetErrorName(e));
+    for (int t = 0; t < 64; t++)
+        KIT_ASSERT_MSG(out[t] == (t % 2 == 0), "thread %d wrote %d", t, out[t]);
+}
+
+/* Thread 0 waits at __syncthreads while its warp waits at __syncwarp for it: no one can go on. */
+__global__ void deadlock(int *out)
+{
+    if (threadIdx.x == 0)
+        __syncthreads();
+    else
+        __syncwarp();
+    out[threadIdx.x] = 1;
+}
+
+static void test_deadlock_reported(void)
+{
+    int out[32] = {0};
+    KIT_LAUNCH(deadlock, 2, 32, 0, out);
+    cudaError_t e = cudaGetLastError();
+    KIT_ASSERT_MSG(e == cudaErrorLaunchFailure, "a deadlocked kernel gave %s, expected cudaErrorLaunchFailure",
+                   cudaGetErrorName(e));
+    KIT_ASSERT_MSG(cudaGetLastError() == cudaSuccess, "the error was not cleared by cudaGetLastError");
+}
+
+/* ---- warp operations -------------------------------------------------------- */
+
+__global__ void warp_ops(int *out)
+{
+    int lane = threadIdx.x % 32, v = lane + 1;
+    int sum = v;
+    for (int d = 16; d > 0; d /= 2)
+        sum += __shfl_down_sync(0xffffffffu, sum, d);
+    int total = __shfl_sync(0xffffffffu, sum, 0); /* lane 0 holds the sum after the shuffle-down */
+    int scan = v;
+    for (int d = 1; d < 32; d *= 2) {
+        int up = __shfl_up_sync(0xffffffffu, scan, d);
+        if (lane >= d)
+            scan += up;
+    }
+    int x = __shfl_xor_sync(0xffffffffu, lane, 1);
+    int half = __shfl_sync(0xffffffffu, lane, 3, 16); /* lane 3 of each half-warp */
+    unsigned odd = __ballot_sync(0xffffffffu, lane % 2);
+    int any = __any_sync(0xffffffffu, lane == 5), all = __all_sync(0xffffffffu, lane < 40);
+    int *o = out + 8 * threadIdx.x;
+    o[0] = total;
+    o[1] = scan;
+    o[2] = x;
+    o[3] = half;
+    o[4] = (int)odd;
+    o[5] = any;
+    o[6] = all;
+    o[7] = __all_sync(0xffffffffu, lane < 31);
+}
+
+static void test_warp_operations(void)
+{
+    int out[64 * 8];
+    KIT_LAUNCH(warp_ops, 1, 64, 0, out);
+    CUDA_CHECK_LAUNCH();
+    for (int t = 0; t < 64; t++) {
+        int lane = t % 32, *o = out + 8 * t;
+        KIT_ASSERT_MSG(o[0] == 528, "lane %d: shuffle-down sum %d, expected 528", lane, o[0]);
+        KIT_ASSERT_MSG(o[1] == (lane + 1) * (lane + 2) / 2, "lane %d: shuffle-up scan %d, expected %d", lane, o[1],
+                       (lane + 1) * (lane + 2) / 2);
+        KIT_ASSERT_MSG(o[2] == (lane ^ 1), "lane %d: xor shuffle %d", lane, o[2]);
+        KIT_ASSERT_MSG(o[3] == (lane / 16) * 16 + 3, "lane %d: width-16 shuffle %d", lane, o[3]);
+        KIT_ASSERT_MSG((unsigned)o[4] == 0xaaaaaaaau, "lane %d: ballot 0x%x", lane, (unsigned)o[4]);
+        KIT_ASSERT_MSG(o[5] == 1 && o[6] == 1 && o[7] == 0, "lane %d: any %d, all %d, all(lane<31) %d", lane, o[5],
+                       o[6], o[7]);
+    }
+}
+
+__global__ void count_up(int *counter)
+{
+    atomicAdd(counter, 1);
+}
+
+static void test_atomics(void)
+{
+    int counter = 0;
+    KIT_LAUNCH(count_up, 7, 96, 0, &counter);
+    CUDA_CHECK_LAUNCH();
+    KIT_ASSERT_MSG(counter == 7 * 96, "atomicAdd counted %d, expected %d", counter, 7 * 96);
+}
+
+/* ---- the runtime ------------------------------------------------------------ */
+
+static void test_runtime(void)
+{
+    int count = 0;
+    CU_ASSERT(cudaGetDeviceCount(&count) == cudaSuccess && count == 1);
+    int h[4] = {1, 2, 3, 4}, back[4] = {0};
+    int *d = NULL;
+    CU_ASSERT(cudaMalloc(&d, sizeof h) == cudaSuccess && d != NULL);
+    CU_ASSERT(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice) == cudaSuccess);
+    CU_ASSERT(cudaMemset(d, 0, sizeof(int)) == cudaSuccess);
+    CU_ASSERT(cudaMemcpy(back, d, sizeof h, cudaMemcpyDeviceToHost) == cudaSuccess);
+    KIT_ASSERT_MSG(back[0] == 0 && back[1] == 2 && back[3] == 4, "copied back %d %d %d %d", back[0], back[1],
+                   back[2], back[3]);
+    CU_ASSERT(cudaMemcpy(back, d, sizeof h, (cudaMemcpyKind)9) == cudaErrorInvalidMemcpyDirection);
+    CU_ASSERT(cudaFree(d) == cudaSuccess);
+    cudaEvent_t a, b;
+    float ms = -1;
+    CU_ASSERT(cudaEventCreate(&a) == cudaSuccess && cudaEventCreate(&b) == cudaSuccess);
+    cudaEventRecord(a);
+    cudaEventRecord(b);
+    CU_ASSERT(cudaEventElapsedTime(&ms, a, b) == cudaSuccess && ms >= 0);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    CU_ASSERT_STRING_EQUAL(cudaGetErrorName(cudaErrorInvalidConfiguration), "cudaErrorInvalidConfiguration");
+}
+
+static void test_bad_configurations(void)
+{
+    int out[1];
+    KIT_LAUNCH(count_up, 1, 2048, 0, out);
+    KIT_ASSERT_MSG(cudaGetLastError() == cudaErrorInvalidConfiguration, "a 2048-thread block was accepted");
+    KIT_LAUNCH(count_up, 0, 32, 0, out);
+    KIT_ASSERT_MSG(cudaGetLastError() == cudaErrorInvalidConfiguration, "an empty grid was accepted");
+    KIT_LAUNCH(count_up, 1, 32, 300 * 1024, out);
+    KIT_ASSERT_MSG(cudaGetLastError() == cudaErrorInvalidConfiguration, "300 KiB of shared memory was accepted");
+}
+
+/* ---- tracing ---------------------------------------------------------------- */
+
+/* Traces one launch of a micro-kernel and returns the simulator's profiler count for its loads (or stores). */
+static uint64_t traced_conflicts(int kernel, int arg, const int *words, int stores)
+{
+    int out_i[32];
+    long long out_l[32];
+    kit_cpu_trace_start();
+    switch (kernel) {
+    case 0: KIT_LAUNCH(bank_micro_load_stride, 1, 32, BANK_MICRO_SMEM, arg, out_i); break;
+    case 1: KIT_LAUNCH(bank_micro_store_stride, 1, 32, BANK_MICRO_SMEM, arg, out_i); break;
+    case 2: KIT_LAUNCH(bank_micro_load_words, 1, 32, BANK_MICRO_SMEM, words, out_i); break;
+    default: KIT_LAUNCH(bank_micro_load8_stride, 1, 32, BANK_MICRO_SMEM, arg, out_l); break;
+    }
+    CUDA_CHECK_LAUNCH();
+    kit_access *acc;
+    size_t n = kit_cpu_trace_stop(&acc);
+    kit_bank_model model = {32, 4};
+    kit_bank_report r;
+    char err[160];
+    int rc = kit_bank_simulate(&model, acc, n, &r, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "simulation failed: %s", err);
+    uint64_t c = stores ? r.store.conflicts : r.load.conflicts;
+    kit_bank_free(&r);
+    free(acc);
+    return c;
+}
+
+static unsigned gcd(unsigned a, unsigned b)
+{
+    while (b) {
+        unsigned t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static void test_trace_strided(void)
+{
+    for (int s = 1; s <= 64; s++) {
+        uint64_t c = traced_conflicts(0, s, NULL, 0);
+        KIT_ASSERT_MSG(c == gcd((unsigned)s, 32) - 1, "stride %d: %llu load conflicts, expected %u", s,
+                       (unsigned long long)c, gcd((unsigned)s, 32) - 1);
+    }
+    /* Stores: the fill is conflict-free, the strided store adds gcd(s,32) - 1, the read-back none. */
+    for (int s = 1; s <= 33; s += 8) {
+        uint64_t c = traced_conflicts(1, s, NULL, 1);
+        KIT_ASSERT_MSG(c == gcd((unsigned)s, 32) - 1, "stride %d: %llu store conflicts, expected %u", s,
+                       (unsigned long long)c, gcd((unsigned)s, 32) - 1);
+    }
+}
+
+static void test_trace_words(void)
+{
+    int same[32], pairs[32];
+    for (int t = 0; t < 32; t++) {
+        same[t] = 7;                        /* a broadcast */
+        pairs[t] = (t % 2) * 32 + (t / 2); /* two words in each of 16 banks... */
+    }
+    KIT_ASSERT_MSG(traced_conflicts(2, 0, same, 0) == 0, "a broadcast conflicted");
+    /* ...no: words t/2 and 32 + t/2 lie in bank t/2, two distinct words per bank: cost 2, one conflict. */
+    uint64_t c = traced_conflicts(2, 0, pairs, 0);
+    KIT_ASSERT_MSG(c == 1, "two words in each of 16 banks gave %llu conflicts, expected 1", (unsigned long long)c);
+}
+
+static void test_trace_8byte(void)
+{
+    /* 8-byte loads: stride 1 fills each half-warp's 32 banks once (no conflict); stride 2 puts two words in a bank. */
+    uint64_t c1 = traced_conflicts(3, 1, NULL, 0), c2 = traced_conflicts(3, 2, NULL, 0);
+    KIT_ASSERT_MSG(c1 == 0, "8-byte stride 1 gave %llu conflicts, expected 0", (unsigned long long)c1);
+    KIT_ASSERT_MSG(c2 == 2, "8-byte stride 2 gave %llu conflicts, expected 2 (one per half-warp)", (unsigned long long)c2);
+}
+
+/* Accesses through raw() and to other memory are not recorded; ordinals count per thread. */
+__global__ void record_rules(int *global)
+{
+    kit_shared<int> s = KIT_DYNAMIC_SHARED(int);
+    s[threadIdx.x] = 1;                 /* ordinal 0, a store */
+    int a = s[threadIdx.x];             /* ordinal 1, a load */
+    s.raw()[threadIdx.x] = a;           /* not recorded */
+    global[threadIdx.x] = a;            /* not shared memory */
+    kit_shared<int> g(global);
+    g[threadIdx.x] = 2;                 /* outside shared memory: not recorded */
+    (s + 4)[threadIdx.x] += 1;          /* ordinals 2 (load) and 3 (store), at word t + 4 */
+}
+
+static void test_trace_rules(void)
+{
+    int global[8];
+    kit_cpu_trace_start();
+    KIT_LAUNCH(record_rules, 2, 8, 64 * sizeof(int), global);
+    CUDA_CHECK_LAUNCH();
+    kit_access *acc;
+    size_t n = kit_cpu_trace_stop(&acc);
+    KIT_ASSERT_MSG(n == 2 * 8 * 4, "recorded %zu accesses, expected 64", n);
+    int bad = -1;
+    for (size_t x = 0; x < n && bad < 0; x++) {
+        const kit_access *a = &acc[x];
+        unsigned word = a->ordinal >= 2 ? a->thread + 4 : a->thread;
+        int write = a->ordinal == 0 || a->ordinal == 3;
+        if (a->block > 1 || a->thread > 7 || a->ordinal > 3 || a->addr != 4 * word || a->size != 4 ||
+            a->write != write)
+            bad = (int)x;
+    }
+    KIT_ASSERT_MSG(bad < 0, "access %d recorded wrongly", bad);
+    free(acc);
+    KIT_ASSERT_MSG(kit_cpu_trace_stop(&acc) == 0 && acc == NULL, "a stopped trace still held accesses");
+}
+
+static void register_tests(void)
+{
+    CU_pSuite run = kit_test_suite("CPU emulation: running kernels");
+    kit_test_add(run, "thread and block indices", test_indices);
+    kit_test_add(run, "__syncthreads in a tree sum; shared memory starts as 0xA5", test_barrier_tree_sum);
+    kit_test_add(run, "barriers after some threads exit", test_barrier_after_exit);
+    kit_test_add(run, "a deadlock is reported, not hung", test_deadlock_reported);
+    kit_test_add(run, "shuffles, ballots, any, all", test_warp_operations);
+    kit_test_add(run, "atomics", test_atomics);
+    kit_test_add(run, "runtime calls", test_runtime);
+    kit_test_add(run, "invalid configurations", test_bad_configurations);
+    CU_pSuite trace = kit_test_suite("CPU emulation: tracing into the simulator");
+    kit_test_add(trace, "strided loads and stores: gcd(s, 32) - 1 conflicts", test_trace_strided);
+    kit_test_add(trace, "broadcast and two words per bank", test_trace_words);
+    kit_test_add(trace, "8-byte loads in half-warp phases", test_trace_8byte);
+    kit_test_add(trace, "what is recorded, with which ordinal", test_trace_rules);
+}
+
+int main(void)
+{
+    return kit_test_main("cpu emulation tests", register_tests);
+}

@@ -1,0 +1,187 @@
+/*
+ * bankcheck: runs the micro-kernels of bank_micro.cuh in a fixed order. Built
+ * for the GPU, it is what Nsight Compute measures; built for the CPU, it traces
+ * the same kernels through the simulator, and with --compare reads ncu's CSV
+ * and checks, case by case, that the simulator's counts equal the hardware's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bank_micro.cuh"
+#include "kit_bank.h"
+#include "kit_cuda.h"
+#include "kit_gen.h"
+#include "kit_ncu.h"
+
+#define LD_METRIC "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+#define ST_METRIC "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+
+enum { LOAD_STRIDE, STORE_STRIDE, LOAD_WORDS, LOAD8_STRIDE };
+
+typedef struct bank_case {
+    int kernel;
+    int arg;        /* the stride, for the strided kernels */
+    int words[32];  /* the words read, for LOAD_WORDS */
+    char name[48];
+    uint64_t sim_ld, sim_st; /* the simulator's profiler counts (CPU build) */
+} bank_case;
+
+static int build_cases(bank_case *c, int max)
+{
+    int n = 0;
+    for (int s = 1; s <= 64 && n < max; s++, n++) {
+        c[n].kernel = LOAD_STRIDE;
+        c[n].arg = s;
+        snprintf(c[n].name, sizeof c[n].name, "4-byte loads, stride %d", s);
+    }
+    const int store_strides[] = {1, 2, 3, 4, 8, 16, 32, 33};
+    for (int i = 0; i < 8 && n < max; i++, n++) {
+        c[n].kernel = STORE_STRIDE;
+        c[n].arg = store_strides[i];
+        snprintf(c[n].name, sizeof c[n].name, "4-byte stores, stride %d", store_strides[i]);
+    }
+    for (int s = 1; s <= 8 && n < max; s++, n++) {
+        c[n].kernel = LOAD8_STRIDE;
+        c[n].arg = s;
+        snprintf(c[n].name, sizeof c[n].name, "8-byte loads, stride %d", s);
+    }
+    /* Word patterns: a broadcast, two words for each half-warp in one bank, and random permutations. */
+    const char *names[] = {"broadcast (one word)", "two words in bank 0", "random words, seed 1", "random words, seed 2",
+                           "random words, seed 3", "random words in 2 columns"};
+    for (int p = 0; p < 6 && n < max; p++, n++) {
+        c[n].kernel = LOAD_WORDS;
+        snprintf(c[n].name, sizeof c[n].name, "%s", names[p]);
+        uint64_t rng = (uint64_t)p;
+        for (int t = 0; t < 32; t++) {
+            if (p == 0)
+                c[n].words[t] = 7;
+            else if (p == 1)
+                c[n].words[t] = t < 16 ? 0 : 32;
+            else if (p < 5)
+                c[n].words[t] = (int)(kit_rng_next(&rng) % BANK_MICRO_WORDS); /* repeats allowed: multicast */
+            else
+                c[n].words[t] = (int)(kit_rng_next(&rng) % 64);
+        }
+    }
+    return n;
+}
+
+/* Runs one case on the device (GPU or emulation). */
+static void run_case(const bank_case *c, int *d_words, int *d_out, long long *d_out8)
+{
+    switch (c->kernel) {
+    case LOAD_STRIDE: KIT_LAUNCH(bank_micro_load_stride, 1, 32, BANK_MICRO_SMEM, c->arg, d_out); break;
+    case STORE_STRIDE: KIT_LAUNCH(bank_micro_store_stride, 1, 32, BANK_MICRO_SMEM, c->arg, d_out); break;
+    case LOAD8_STRIDE: KIT_LAUNCH(bank_micro_load8_stride, 1, 32, BANK_MICRO_SMEM, c->arg, d_out8); break;
+    default:
+        CUDA_CHECK(cudaMemcpy(d_words, c->words, sizeof c->words, cudaMemcpyHostToDevice));
+        KIT_LAUNCH(bank_micro_load_words, 1, 32, BANK_MICRO_SMEM, d_words, d_out);
+        break;
+    }
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+#ifdef KIT_CPU
+/* Traces one case and stores the simulator's load and store conflict counts in it. */
+static void simulate_case(bank_case *c, int *d_words, int *d_out, long long *d_out8)
+{
+    kit_cpu_trace_start();
+    run_case(c, d_words, d_out, d_out8);
+    kit_access *acc;
+    size_t n = kit_cpu_trace_stop(&acc);
+    kit_bank_model model = {32, 4};
+    kit_bank_report r;
+    char err[160];
+    if (kit_bank_simulate(&model, acc, n, &r, err, sizeof err) != 0) {
+        fprintf(stderr, "bankcheck: %s\n", err);
+        exit(1);
+    }
+    c->sim_ld = r.load.conflicts;
+    c->sim_st = r.store.conflicts;
+    kit_bank_free(&r);
+    free(acc);
+}
+
+/* Compares the simulator with ncu's CSV; prints a Markdown table; returns the number of disagreements. */
+static int compare(bank_case *c, int n, const char *csv)
+{
+    FILE *f = fopen(csv, "r");
+    if (!f) {
+        fprintf(stderr, "bankcheck: cannot open %s\n", csv);
+        exit(2);
+    }
+    kit_ncu_row *rows;
+    size_t nrows;
+    char err[200];
+    if (kit_ncu_read(f, &rows, &nrows, err, sizeof err) != 0) {
+        fprintf(stderr, "bankcheck: %s: %s\n", csv, err);
+        exit(2);
+    }
+    fclose(f);
+    int bad = 0;
+    printf("| # | case | simulator ld | ncu ld | simulator st | ncu st | agree |\n");
+    printf("| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+    for (int i = 0; i < n; i++) {
+        double ld = -1, st = -1;
+        int found = kit_ncu_value(rows, nrows, i, LD_METRIC, &ld) == 0 && kit_ncu_value(rows, nrows, i, ST_METRIC, &st) == 0;
+        int agree = found && ld == (double)c[i].sim_ld && st == (double)c[i].sim_st;
+        bad += !agree;
+        printf("| %d | %s | %llu | %.0f | %llu | %.0f | %s |\n", i, c[i].name, (unsigned long long)c[i].sim_ld, ld,
+               (unsigned long long)c[i].sim_st, st, !found ? "no ncu row" : agree ? "yes" : "NO");
+    }
+    free(rows);
+    return bad;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    static bank_case cases[128];
+    int n = build_cases(cases, 128);
+    const char *csv = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--list") == 0) {
+            for (int c = 0; c < n; c++)
+                printf("%d\t%s\n", c, cases[c].name);
+            return 0;
+        } else if (strcmp(argv[i], "--compare") == 0 && i + 1 < argc) {
+            csv = argv[++i];
+        } else {
+            fprintf(stderr, "usage: %s [--list | --compare NCU_CSV]\n"
+                            "Runs the bank-conflict micro-kernels in order (for ncu on a GPU); the CPU build\n"
+                            "simulates them and, with --compare, checks the simulator against ncu's CSV.\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    int *d_words, *d_out;
+    long long *d_out8;
+    CUDA_CHECK(cudaMalloc(&d_words, 32 * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_out, 32 * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_out8, 32 * sizeof(long long)));
+#ifdef KIT_CPU
+    for (int c = 0; c < n; c++)
+        simulate_case(&cases[c], d_words, d_out, d_out8);
+    if (csv) {
+        int bad = compare(cases, n, csv);
+        printf("\n%d of %d cases agree\n", n - bad, n);
+        return bad ? 1 : 0;
+    }
+    for (int c = 0; c < n; c++)
+        printf("%d\t%s\tld %llu\tst %llu\n", c, cases[c].name, (unsigned long long)cases[c].sim_ld,
+               (unsigned long long)cases[c].sim_st);
+#else
+    if (csv) {
+        fprintf(stderr, "bankcheck: --compare needs the CPU build (build/cpu/tools/bankcheck)\n");
+        return 2;
+    }
+    for (int c = 0; c < n; c++)
+        run_case(&cases[c], d_words, d_out, d_out8);
+    printf("ran %d cases\n", n);
+#endif
+    CUDA_CHECK(cudaFree(d_words));
+    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_out8));
+    return 0;
+}
