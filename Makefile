@@ -63,7 +63,7 @@ CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_
 # LAB=01 or LAB=01-sequential-merge picks one lab folder.
 LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
 
-.PHONY: all help test grade check run skeletons figures deps clean
+.PHONY: all help test grade check run skeletons figures bench deps clean
 all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BANKCHECK) $(LAB_DRIVERS)
 
 help:
@@ -76,6 +76,7 @@ help:
 	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
 	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
 	@echo "  make figures         redraw handouts/figures/ with bankviz"
+	@echo "  make bench           the benchmarks (CPU emulation and simulator speed; GPU ones where a GPU is)"
 	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
 	@echo "  make clean           remove $(BUILD)/"
 	@echo "Variables: SMS=\"$(SMS)\" (GPU architectures), NVCC=$(NVCC), BUILD=$(BUILD), V=1 (show commands)"
@@ -266,6 +267,22 @@ run:
 skeletons: $(SKELGEN)
 	$(Q)for f in $(SOLUTION_FILES); do \
 	  out=labs/$${f#solutions/}; $(SKELGEN) $$f $$out && echo "  SKEL     $$out" || exit 1; done
+
+# Benchmarks check performance targets; they are not tests and never run in make test.
+$(BUILD)/bench/bank_sim: $(BUILD)/obj/bench/bank_sim.o $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -o $@
+$(BUILD)/cpu/obj/bench/cpu_merge.o: bench/cpu_merge.cu
+	$(say) CXX "$< (CPU build, with the lab 1 and 2 solutions)"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -Isolutions/01-sequential-merge -Isolutions/02-co-rank -c $< -o $@
+$(BUILD)/bench/cpu_merge: $(BUILD)/cpu/obj/bench/cpu_merge.o $(LIBKIT_CPU)
+	$(call link_cpu)
+
+bench: $(BUILD)/bench/bank_sim $(BUILD)/bench/cpu_merge
+	$(Q)$(BUILD)/bench/bank_sim
+	$(Q)$(BUILD)/bench/cpu_merge
 
 # Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
 figures: $(BANKVIZ)

@@ -1,0 +1,1188 @@
+/* Builds and draws bank grids (see kit_viz.h), and holds the handouts' figures as scenarios of accesses. */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit_viz.h"
+
+#define FILL_HIGHLIGHT "#7bc67b"
+#define FILL_CONFLICT "#e06666"
+#define FILL_EMPTY "#ffffff"
+#define MAX_WORD_BYTES 64 /* the simulator's limit on a bank's width */
+
+/* What each category looks like in the text map, the SVG and the legend. */
+static const struct {
+    const char *name;    /* in "# bankviz" lines */
+    char letter;         /* in the text map; '-' for none in "# bankviz" lines */
+    const char *fill;    /* SVG colour */
+    const char *meaning; /* legend */
+} cat_style[KIT_VIZ_CAT_COUNT] = {
+    {"none", '-', FILL_EMPTY, "no category"},
+    {"A", 'A', "#fbe7a1", "an element of the A list (yellow)"},
+    {"B", 'B', "#a9c8ef", "an element of the B list (blue)"},
+    {"aligned", '+', FILL_HIGHLIGHT, "aligned: read in the step whose number is its bank (green)"},
+    {"misaligned", 'x', FILL_CONFLICT, "misaligned: in the chosen banks but read in another step (red)"},
+    {"free", '.', "#d9d9d9", "outside the chosen banks: no bearing on the conflicts (gray)"},
+};
+
+void kit_viz_view_init(kit_viz_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->model.w = 32;
+    v->model.word_bytes = 4;
+    v->label = KIT_VIZ_LABEL_THREAD;
+    v->step = KIT_VIZ_FIRST_STEP;
+}
+
+static int check_model(const kit_bank_model *m, char *err, size_t errlen)
+{
+    if (m->w < 1 || m->w > KIT_VIZ_MAX_W) {
+        snprintf(err, errlen, "w = %u: the number of banks must lie in 1 .. %d", m->w, KIT_VIZ_MAX_W);
+        return -1;
+    }
+    if (m->word_bytes < 1 || m->word_bytes > MAX_WORD_BYTES) {
+        snprintf(err, errlen, "word = %u bytes: a bank's width must lie in 1 .. %d bytes", m->word_bytes,
+                 MAX_WORD_BYTES);
+        return -1;
+    }
+    return 0;
+}
+
+static int in_warp(const kit_viz_view *v, const kit_access *a)
+{
+    return a->block == v->block && a->thread / v->model.w == v->warp;
+}
+
+/* Says why the view's warp has no accesses: no such block, or no such warp in it. */
+static void no_warp_message(const kit_viz_view *v, const kit_access *acc, size_t n, char *err, size_t errlen)
+{
+    uint32_t max_block = 0, max_thread = 0;
+    int block_seen = 0;
+    for (size_t x = 0; x < n; x++) {
+        max_block = acc[x].block > max_block ? acc[x].block : max_block;
+        if (acc[x].block == v->block) {
+            block_seen = 1;
+            max_thread = acc[x].thread > max_thread ? acc[x].thread : max_thread;
+        }
+    }
+    if (n == 0)
+        snprintf(err, errlen, "the trace has no accesses");
+    else if (!block_seen)
+        snprintf(err, errlen, "block %" PRIu32 " has no accesses (the trace's blocks run from 0 to %" PRIu32 ")",
+                 v->block, max_block);
+    else
+        snprintf(err, errlen,
+                 "warp %" PRIu32 " of block %" PRIu32 " has no accesses (with w = %u the block's warps run from 0 to %" PRIu32 ")",
+                 v->warp, v->block, v->model.w, max_thread / v->model.w);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int kit_viz_warp_steps(const kit_viz_view *v, const kit_access *acc, size_t n, uint32_t **ordinals, size_t *count,
+                       char *err, size_t errlen)
+{
+    *ordinals = NULL;
+    *count = 0;
+    if (check_model(&v->model, err, errlen) != 0)
+        return -1;
+    kit_bank_report rep;
+    if (kit_bank_simulate(&v->model, acc, n, &rep, err, errlen) != 0)
+        return -1; /* the simulator's own checks: sizes, thread and block limits */
+    kit_bank_free(&rep);
+    size_t m = 0;
+    for (size_t x = 0; x < n; x++)
+        m += in_warp(v, &acc[x]);
+    if (m == 0) {
+        no_warp_message(v, acc, n, err, errlen);
+        return -1;
+    }
+    uint32_t *ord = malloc(m * sizeof *ord);
+    if (!ord) {
+        snprintf(err, errlen, "out of memory listing %zu steps", m);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t x = 0; x < n; x++)
+        if (in_warp(v, &acc[x]))
+            ord[k++] = acc[x].ordinal;
+    qsort(ord, m, sizeof *ord, cmp_u32);
+    size_t distinct = 0;
+    for (size_t x = 0; x < m; x++)
+        if (distinct == 0 || ord[x] != ord[distinct - 1])
+            ord[distinct++] = ord[x];
+    *ordinals = ord;
+    *count = distinct;
+    return 0;
+}
+
+void kit_viz_grid_free(kit_viz_grid *g)
+{
+    free(g->cell);
+    memset(g, 0, sizeof *g);
+}
+
+const kit_viz_cell *kit_viz_cell_at(const kit_viz_grid *g, unsigned bank, uint32_t col)
+{
+    if (!g->cell || bank >= g->w || col >= g->cols)
+        return NULL;
+    return &g->cell[(size_t)col * g->w + bank];
+}
+
+/*
+ * Marks the cells of one kind (loads or stores) of the highlighted step, and the
+ * conflicts among them. Phases are cut as kit_bank_simulate() cuts them: the
+ * widest access sets p = size / word_bytes groups of w/p consecutive lanes (the
+ * last group takes any lanes left over), and only words of the same group compete.
+ */
+static void mark_step(kit_viz_grid *g, const kit_bank_model *m, const kit_access *mine, size_t nmine, long step,
+                      int write, uint32_t *stamp, uint32_t *pass, unsigned *bank_words, size_t *touched)
+{
+    unsigned widest = 0;
+    for (size_t x = 0; x < nmine; x++)
+        if (mine[x].ordinal == (uint32_t)step && mine[x].write == write && mine[x].size > widest)
+            widest = mine[x].size;
+    if (widest == 0)
+        return; /* no access of this kind */
+    unsigned parts = widest > m->word_bytes ? widest / m->word_bytes : 1;
+    if (parts > m->w)
+        parts = m->w;
+    unsigned lanes_per_part = m->w / parts;
+    uint64_t base = (uint64_t)g->first_col * g->w;
+    for (unsigned p = 0; p < parts; p++) {
+        size_t nt = 0;
+        (*pass)++;
+        for (size_t x = 0; x < nmine; x++) {
+            const kit_access *a = &mine[x];
+            if (a->ordinal != (uint32_t)step || a->write != write)
+                continue;
+            unsigned part = (a->thread % m->w) / lanes_per_part;
+            if ((part < parts ? part : parts - 1) != p)
+                continue;
+            uint64_t first = a->addr / m->word_bytes, last = ((uint64_t)a->addr + a->size - 1) / m->word_bytes;
+            for (uint64_t wd = first; wd <= last; wd++) {
+                size_t at = (size_t)(wd - base);
+                g->cell[at].highlight = 1;
+                if (stamp[at] != *pass) {
+                    stamp[at] = *pass; /* a word counts once however many threads read it: multicast */
+                    bank_words[wd % g->w]++;
+                    touched[nt++] = at;
+                }
+            }
+        }
+        for (size_t x = 0; x < nt; x++)
+            if (bank_words[touched[x] % g->w] > 1)
+                g->cell[touched[x]].conflict = 1;
+        for (size_t x = 0; x < nt; x++)
+            bank_words[touched[x] % g->w] = 0;
+    }
+}
+
+int kit_viz_grid_build(const kit_viz_view *v, long step, const kit_access *acc, size_t n, kit_viz_grid *g, char *err,
+                       size_t errlen)
+{
+    const kit_bank_model *m = &v->model;
+    kit_access *mine = NULL, *chosen = NULL;
+    uint32_t *stamp = NULL, *ords = NULL;
+    unsigned *bank_words = NULL;
+    size_t *touched = NULL;
+    size_t nmine = 0, nchosen = 0;
+    kit_bank_report rep;
+    memset(g, 0, sizeof *g);
+    memset(&rep, 0, sizeof rep);
+    if (check_model(m, err, errlen) != 0)
+        return -1;
+    if (step < KIT_VIZ_FIRST_STEP || step > (long)UINT32_MAX) {
+        snprintf(err, errlen, "step %ld is not an ordinal", step);
+        return -1;
+    }
+    for (size_t x = 0; x < n; x++)
+        nmine += in_warp(v, &acc[x]);
+    if (nmine == 0) {
+        no_warp_message(v, acc, n, err, errlen);
+        return -1;
+    }
+    mine = malloc(nmine * sizeof *mine);
+    chosen = malloc(nmine * sizeof *chosen);
+    if (!mine || !chosen)
+        goto oom;
+    /* Block 0 for all: the simulator then sizes its per-block arrays for one block, whatever the index. */
+    uint32_t low_ord = UINT32_MAX;
+    size_t k = 0;
+    for (size_t x = 0; x < n; x++)
+        if (in_warp(v, &acc[x])) {
+            mine[k] = acc[x];
+            mine[k].block = 0;
+            low_ord = mine[k].ordinal < low_ord ? mine[k].ordinal : low_ord;
+            k++;
+        }
+    if (kit_bank_simulate(m, mine, nmine, &rep, err, errlen) != 0)
+        goto fail; /* bad sizes or thread ids, in the simulator's words */
+    if (step == KIT_VIZ_FIRST_STEP)
+        step = low_ord;
+    if (step >= 0) {
+        for (size_t x = 0; x < nmine; x++)
+            if (mine[x].ordinal == (uint32_t)step)
+                chosen[nchosen++] = mine[x];
+        if (nchosen == 0) {
+            size_t nords;
+            kit_bank_free(&rep);
+            if (kit_viz_warp_steps(v, acc, n, &ords, &nords, err, errlen) != 0)
+                goto fail;
+            snprintf(err, errlen,
+                     "step %ld does not exist: warp %" PRIu32 " of block %" PRIu32 " has %zu steps, ordinals %" PRIu32 " .. %" PRIu32,
+                     step, v->warp, v->block, nords, ords[0], ords[nords - 1]);
+            goto fail;
+        }
+        g->warp_steps = (uint32_t)(rep.load.steps + rep.store.steps);
+        kit_bank_free(&rep);
+        if (kit_bank_simulate(m, chosen, nchosen, &rep, err, errlen) != 0)
+            goto fail;
+    } else {
+        g->warp_steps = (uint32_t)(rep.load.steps + rep.store.steps);
+    }
+    g->load = rep.load;
+    g->store = rep.store;
+    kit_bank_free(&rep);
+    /* Distinct ordinals, for the legend: a step with loads and stores is one ordinal but two simulator steps. */
+    {
+        size_t nords;
+        if (kit_viz_warp_steps(v, acc, n, &ords, &nords, err, errlen) != 0)
+            goto fail;
+        g->warp_steps = (uint32_t)nords;
+        free(ords);
+        ords = NULL;
+    }
+
+    uint64_t low = UINT64_MAX, high = 0;
+    for (size_t x = 0; x < nmine; x++) {
+        uint64_t first = mine[x].addr / m->word_bytes, last = ((uint64_t)mine[x].addr + mine[x].size - 1) / m->word_bytes;
+        low = first < low ? first : low;
+        high = last > high ? last : high;
+    }
+    uint64_t first_col = low / m->w, cols = high / m->w - first_col + 1;
+    if (cols * m->w > KIT_VIZ_MAX_CELLS) {
+        snprintf(err, errlen,
+                 "the warp's accesses span words %" PRIu64 " .. %" PRIu64 ", %" PRIu64 " cells with w = %u; at most %u can be drawn",
+                 low, high, cols * m->w, m->w, KIT_VIZ_MAX_CELLS);
+        goto fail;
+    }
+    g->w = m->w;
+    g->first_col = (uint32_t)first_col;
+    g->cols = (uint32_t)cols;
+    g->step = step;
+    size_t ncells = (size_t)cols * m->w;
+    g->cell = calloc(ncells, sizeof *g->cell);
+    stamp = calloc(ncells, sizeof *stamp);
+    touched = malloc(ncells * sizeof *touched);
+    bank_words = calloc(m->w, sizeof *bank_words);
+    if (!g->cell || !stamp || !touched || !bank_words)
+        goto oom;
+    uint64_t base = first_col * m->w;
+    for (size_t c = 0; c < ncells; c++) {
+        uint64_t word = base + c;
+        g->cell[c].word = (uint32_t)word;
+        g->cell[c].thread = -1;
+        g->cell[c].cat = word < v->ncat && v->cat[word] < KIT_VIZ_CAT_COUNT ? v->cat[word] : KIT_VIZ_CAT_NONE;
+    }
+    for (size_t x = 0; x < nmine; x++) {
+        uint64_t first = mine[x].addr / m->word_bytes, last = ((uint64_t)mine[x].addr + mine[x].size - 1) / m->word_bytes;
+        for (uint64_t wd = first; wd <= last; wd++) {
+            kit_viz_cell *c = &g->cell[wd - base];
+            int32_t t = (int32_t)mine[x].thread;
+            if (c->thread < 0)
+                c->thread = t;
+            else if (c->thread != t) {
+                c->shared = 1;
+                c->thread = t < c->thread ? t : c->thread;
+            }
+        }
+    }
+    if (step >= 0) {
+        uint32_t pass = 0;
+        mark_step(g, m, chosen, nchosen, step, 0, stamp, &pass, bank_words, touched);
+        mark_step(g, m, chosen, nchosen, step, 1, stamp, &pass, bank_words, touched);
+    }
+    free(mine);
+    free(chosen);
+    free(stamp);
+    free(touched);
+    free(bank_words);
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory drawing %zu accesses", nmine);
+fail:
+    free(mine);
+    free(chosen);
+    free(stamp);
+    free(touched);
+    free(bank_words);
+    free(ords);
+    kit_bank_free(&rep);
+    kit_viz_grid_free(g);
+    return -1;
+}
+
+/* ---- rendering ------------------------------------------------------------------ */
+
+static int same_shape(const kit_viz_grid *g, size_t ng)
+{
+    if (ng == 0 || !g[0].cell)
+        return 0;
+    for (size_t i = 1; i < ng; i++)
+        if (g[i].w != g[0].w || g[i].first_col != g[0].first_col || g[i].cols != g[0].cols || !g[i].cell)
+            return 0;
+    return 1;
+}
+
+/* A cell's label: its word index, or its thread id ("7+" when higher threads share the word), or "". */
+static void cell_label(const kit_viz_view *v, const kit_viz_cell *c, char *buf, size_t len)
+{
+    if (v->label == KIT_VIZ_LABEL_WORD)
+        snprintf(buf, len, "%" PRIu32, c->word);
+    else if (c->thread < 0)
+        buf[0] = '\0';
+    else
+        snprintf(buf, len, "%" PRId32 "%s", c->thread, c->shared ? "+" : "");
+}
+
+static size_t label_width(const kit_viz_view *v, const kit_viz_grid *g)
+{
+    size_t widest = 1;
+    char buf[24];
+    for (size_t c = 0; c < (size_t)g->cols * g->w; c++) {
+        cell_label(v, &g->cell[c], buf, sizeof buf);
+        widest = strlen(buf) > widest ? strlen(buf) : widest;
+    }
+    return widest;
+}
+
+/* 1 if a dividing line runs just before grid column col (never before the first). */
+static int divider_before(const kit_viz_view *v, const kit_viz_grid *g, uint32_t col)
+{
+    if (col == 0)
+        return 0;
+    uint64_t word = ((uint64_t)g->first_col + col) * g->w;
+    for (unsigned i = 0; i < v->ndividers && i < KIT_VIZ_MAX_DIVIDERS; i++)
+        if (v->divider[i] == word)
+            return 1;
+    return 0;
+}
+
+static const char *step_word(const kit_viz_view *v)
+{
+    return v->rounds ? "round" : "step";
+}
+
+static int any_category(const kit_viz_grid *g, int *present)
+{
+    int any = 0;
+    for (int c = 0; c < KIT_VIZ_CAT_COUNT; c++)
+        present[c] = 0;
+    for (size_t x = 0; x < (size_t)g->cols * g->w; x++)
+        present[g->cell[x].cat] = 1;
+    for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
+        any |= present[c];
+    return any;
+}
+
+static int any_shared(const kit_viz_view *v, const kit_viz_grid *g)
+{
+    if (v->label != KIT_VIZ_LABEL_THREAD)
+        return 0;
+    for (size_t x = 0; x < (size_t)g->cols * g->w; x++)
+        if (g->cell[x].shared)
+            return 1;
+    return 0;
+}
+
+static int any_divider(const kit_viz_view *v, const kit_viz_grid *g)
+{
+    for (uint32_t c = 1; c < g->cols; c++)
+        if (divider_before(v, g, c))
+            return 1;
+    return 0;
+}
+
+/* The counts line(s) of one grid: "loads in round 0: papers' cost 1, profiler conflicts 0". */
+static void text_counts(FILE *f, const kit_viz_view *v, const kit_viz_grid *g)
+{
+    const kit_bank_count *cnt[2] = {&g->load, &g->store};
+    static const char *const kind[2] = {"loads", "stores"};
+    for (int k = 0; k < 2; k++) {
+        if (cnt[k]->steps == 0)
+            continue;
+        if (g->step >= 0)
+            fprintf(f, "%s in %s %ld: ", kind[k], step_word(v), g->step);
+        else
+            fprintf(f, "%s in all %" PRIu32 " %ss: ", kind[k], g->warp_steps, step_word(v));
+        fprintf(f, "papers' cost %" PRIu64 ", profiler conflicts %" PRIu64 "\n", cnt[k]->cost, cnt[k]->conflicts);
+    }
+}
+
+/* Prints a line without its trailing blanks. */
+static void put_trimmed(FILE *f, char *line, size_t len)
+{
+    while (len > 0 && line[len - 1] == ' ')
+        len--;
+    line[len] = '\0';
+    fprintf(f, "%s\n", line);
+}
+
+/* The line that says what is drawn: the model, the warp, the words and what the cells show. */
+static void describe(const kit_viz_view *v, const kit_viz_grid *g, char *buf, size_t len)
+{
+    uint64_t first = (uint64_t)g->first_col * g->w, last = first + (uint64_t)g->cols * g->w - 1;
+    uint64_t t0 = (uint64_t)v->warp * g->w;
+    snprintf(buf, len,
+             "w = %u banks of %u bytes; block %" PRIu32 ", warp %" PRIu32 " (threads %" PRIu64 " .. %" PRIu64 "); words %" PRIu64 " .. %" PRIu64 " in %" PRIu32 " column%s; cells show %s",
+             g->w, v->model.word_bytes, v->block, v->warp, t0, t0 + g->w - 1, first, last, g->cols,
+             g->cols == 1 ? "" : "s",
+             v->label == KIT_VIZ_LABEL_WORD ? "word indices (byte address / word size)" : "thread ids");
+}
+
+int kit_viz_render_text(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, size_t ng)
+{
+    if (!same_shape(g, ng))
+        return -1;
+    const kit_viz_grid *g0 = &g[0];
+    size_t lw = label_width(v, g0);
+    char rowlab[16];
+    snprintf(rowlab, sizeof rowlab, "%u:", g0->w - 1);
+    int rw = (int)strlen(rowlab);
+    size_t linecap = (size_t)rw + (size_t)g0->cols * (lw + 5) + 2;
+    char *line = malloc(linecap);
+    char desc[400], label[24];
+    if (!line)
+        return -1;
+    int highlighted = 0;
+    for (size_t i = 0; i < ng; i++)
+        highlighted |= g[i].step >= 0;
+
+    if (v->title[0])
+        fprintf(f, "%s\n", v->title);
+    if (v->note[0])
+        fprintf(f, "note: %s\n", v->note);
+    describe(v, g0, desc, sizeof desc);
+    fprintf(f, "%s\n", desc);
+    for (size_t i = 0; i < ng; i++) {
+        const kit_viz_grid *gi = &g[i];
+        if (gi->step >= 0)
+            fprintf(f, "\n%s %ld:\n", step_word(v), gi->step);
+        else
+            fprintf(f, "\nno %s highlighted:\n", step_word(v));
+        for (unsigned b = 0; b < gi->w; b++) {
+            size_t len = (size_t)snprintf(line, linecap, "%*u:", rw - 1, b);
+            for (uint32_t c = 0; c < gi->cols; c++) {
+                const kit_viz_cell *cell = &gi->cell[(size_t)c * gi->w + b];
+                char open = ' ', close = ' ';
+                if (cell->conflict)
+                    open = '<', close = '>';
+                else if (cell->highlight)
+                    open = '[', close = ']';
+                cell_label(v, cell, label, sizeof label);
+                if (divider_before(v, gi, c))
+                    len += (size_t)snprintf(line + len, linecap - len, " |");
+                len += (size_t)snprintf(line + len, linecap - len, " %c%*s%c", open, (int)lw, label, close);
+            }
+            put_trimmed(f, line, len);
+        }
+        text_counts(f, v, gi);
+    }
+
+    fprintf(f, "\nlegend:\n");
+    if (highlighted) {
+        fprintf(f, "  [n] accessed in the %s shown\n", step_word(v));
+        fprintf(f, "  <n> a conflict: its bank serves another word in the same %s (and phase)\n", step_word(v));
+    }
+    if (any_shared(v, g0))
+        fprintf(f, "  n+  thread n and higher threads of the warp touch this word\n");
+    if (any_divider(v, g0))
+        fprintf(f, "  |   %s\n", v->divider_meaning[0] ? v->divider_meaning : "a dividing line");
+    fprintf(f, "  papers' cost: per step, the most distinct words one bank serves (a word read by several threads counts once)\n");
+    fprintf(f, "  profiler conflicts: the cost minus 1 per step (per phase, for accesses wider than a bank)\n");
+    int present[KIT_VIZ_CAT_COUNT];
+    if (any_category(g0, present)) {
+        fprintf(f, "\ncategories:\n");
+        for (unsigned b = 0; b < g0->w; b++) {
+            size_t len = (size_t)snprintf(line, linecap, "%*u:", rw - 1, b);
+            for (uint32_t c = 0; c < g0->cols; c++) {
+                const kit_viz_cell *cell = &g0->cell[(size_t)c * g0->w + b];
+                if (divider_before(v, g0, c))
+                    len += (size_t)snprintf(line + len, linecap - len, " |");
+                len += (size_t)snprintf(line + len, linecap - len, " %c",
+                                        cell->cat == KIT_VIZ_CAT_NONE ? ' ' : cat_style[cell->cat].letter);
+            }
+            put_trimmed(f, line, len);
+        }
+        for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
+            if (present[c])
+                fprintf(f, "  %c %s\n", cat_style[c].letter, cat_style[c].meaning);
+    }
+    free(line);
+    return ferror(f) ? -1 : 0;
+}
+
+/* Writes text with &, <, > and " escaped for XML. */
+static void xml_put(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/*
+ * Splits text into lines of at most width characters, breaking at blanks (a
+ * longer word gets a line of its own). Returns the number of lines; with out
+ * non-NULL, also writes each line as a <text> element, line_h apart from y.
+ */
+static int svg_wrapped(FILE *f, const char *s, size_t width, int x, int y, int line_h, const char *attrs)
+{
+    int lines = 0;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        size_t len = strlen(s), take = len;
+        if (len > width) {
+            take = width;
+            while (take > 0 && s[take] != ' ')
+                take--;
+            if (take == 0) { /* no blank to break at: run to the next one */
+                take = width;
+                while (take < len && s[take] != ' ')
+                    take++;
+            }
+        }
+        if (f) {
+            char *part = malloc(take + 1);
+            if (part) {
+                memcpy(part, s, take);
+                part[take] = '\0';
+                fprintf(f, "<text x=\"%d\" y=\"%d\"%s>", x, y + lines * line_h, attrs);
+                xml_put(f, part);
+                fputs("</text>\n", f);
+                free(part);
+            }
+        }
+        lines++;
+        s += take;
+    }
+    return lines;
+}
+
+/* Layout of the SVG, in pixels; a 12 px monospace character is about 7.2 px wide. */
+enum {
+    SVG_MARGIN = 12,
+    SVG_CHAR = 8,
+    SVG_CELL_H = 20,
+    SVG_GAP = 28,
+    SVG_MIN_WIDTH = 460,
+    SVG_LINE = 16,
+    SVG_SWATCH = 14,
+};
+
+/* The counts under one grid, short enough to fit under it: "ld: cost 1, conflicts 0". */
+static int svg_counts(char lines[2][64], const kit_viz_grid *g)
+{
+    int k = 0;
+    int both = g->load.steps && g->store.steps;
+    if (g->load.steps)
+        snprintf(lines[k++], 64, "%scost %" PRIu64 ", conflicts %" PRIu64, both ? "ld: " : "", g->load.cost,
+                 g->load.conflicts);
+    if (g->store.steps)
+        snprintf(lines[k++], 64, "%scost %" PRIu64 ", conflicts %" PRIu64, both ? "st: " : "stores: ", g->store.cost,
+                 g->store.conflicts);
+    return k;
+}
+
+static void svg_swatch(FILE *f, int x, int y, const char *fill, const char *text)
+{
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#9a9a9a\"/>\n", x, y,
+            SVG_SWATCH, SVG_SWATCH, fill);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">", x + SVG_SWATCH + 8, y + 11);
+    xml_put(f, text);
+    fputs("</text>\n", f);
+}
+
+int kit_viz_render_svg(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, size_t ng)
+{
+    if (!same_shape(g, ng))
+        return -1;
+    const kit_viz_grid *g0 = &g[0];
+    int lw = (int)label_width(v, g0);
+    char rowlab[16], label[24], desc[400], counts[2][64], text[KIT_VIZ_TEXT_LEN + 80];
+    snprintf(rowlab, sizeof rowlab, "%u:", g0->w - 1);
+    int cell_w = SVG_CHAR * (lw + 1) + 4 > 24 ? SVG_CHAR * (lw + 1) + 4 : 24;
+    int row_w = SVG_CHAR * (int)strlen(rowlab) + 6;
+    int panel_w = row_w + (int)g0->cols * cell_w;
+    int content_w = (int)ng * panel_w + ((int)ng - 1) * SVG_GAP;
+    int width = (content_w > SVG_MIN_WIDTH ? content_w : SVG_MIN_WIDTH) + 2 * SVG_MARGIN;
+    size_t chars = (size_t)(width - 2 * SVG_MARGIN) / 7, title_chars = (size_t)(width - 2 * SVG_MARGIN) / 9;
+    int highlighted = 0, count_lines = 0;
+    for (size_t i = 0; i < ng; i++) {
+        highlighted |= g[i].step >= 0;
+        int k = svg_counts(counts, &g[i]);
+        count_lines = k > count_lines ? k : count_lines;
+    }
+    int present[KIT_VIZ_CAT_COUNT];
+    int cats = any_category(g0, present), shared = any_shared(v, g0), dividers = any_divider(v, g0);
+    describe(v, g0, desc, sizeof desc);
+
+    /* Heights first, so the <svg> element can state its size. */
+    int title_lines = v->title[0] ? svg_wrapped(NULL, v->title, title_chars, 0, 0, 0, "") : 0;
+    int note_lines = v->note[0] ? svg_wrapped(NULL, v->note, chars, 0, 0, 0, "") : 0;
+    int desc_lines = svg_wrapped(NULL, desc, chars, 0, 0, 0, "");
+    int top = SVG_MARGIN + title_lines * 18 + (note_lines + desc_lines) * SVG_LINE + 8;
+    int grid_top = top + 22, grid_h = (int)g0->w * SVG_CELL_H;
+    int legend_top = grid_top + grid_h + 8 + count_lines * SVG_LINE + 12;
+    int legend_items = 2 * highlighted + cats * 0 + shared + dividers;
+    for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
+        legend_items += present[c];
+    static const char cost_text[] =
+        "cost: the papers' count, per step the most distinct words one bank serves; conflicts: the profiler's count, "
+        "the cost minus 1 per step (per phase for accesses wider than a bank)";
+    int cost_lines = svg_wrapped(NULL, cost_text, chars, 0, 0, 0, "");
+    int height = legend_top + legend_items * 20 + cost_lines * SVG_LINE + SVG_MARGIN;
+
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"12\">\n",
+            width, height, width, height);
+    fputs("<title>", f);
+    xml_put(f, v->title[0] ? v->title : "bank grid");
+    if (v->note[0]) {
+        fputs(" - ", f);
+        xml_put(f, v->note);
+    }
+    fputs("</title>\n", f);
+    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
+    int y = SVG_MARGIN + 14;
+    if (title_lines)
+        y += 18 * svg_wrapped(f, v->title, title_chars, SVG_MARGIN, y, 18, " font-size=\"14\" font-weight=\"bold\"");
+    if (note_lines)
+        y += SVG_LINE * svg_wrapped(f, v->note, chars, SVG_MARGIN, y, SVG_LINE, " font-style=\"italic\"");
+    svg_wrapped(f, desc, chars, SVG_MARGIN, y, SVG_LINE, " fill=\"#444444\"");
+
+    for (size_t i = 0; i < ng; i++) {
+        const kit_viz_grid *gi = &g[i];
+        int x0 = SVG_MARGIN + (int)i * (panel_w + SVG_GAP);
+        fprintf(f, "<g>\n");
+        if (gi->step >= 0)
+            snprintf(text, sizeof text, "%s %ld", step_word(v), gi->step);
+        else
+            snprintf(text, sizeof text, "no %s highlighted", step_word(v));
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">%s</text>\n",
+                x0 + row_w + (int)gi->cols * cell_w / 2, top + 14, text);
+        for (unsigned b = 0; b < gi->w; b++) {
+            int cy = grid_top + (int)b * SVG_CELL_H;
+            fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%u:</text>\n", x0 + row_w - 6, cy + 14, b);
+            for (uint32_t c = 0; c < gi->cols; c++) {
+                const kit_viz_cell *cell = &gi->cell[(size_t)c * gi->w + b];
+                const char *fill = cell->conflict    ? FILL_CONFLICT
+                                   : cell->highlight ? FILL_HIGHLIGHT
+                                                     : cat_style[cell->cat].fill;
+                int cx = x0 + row_w + (int)c * cell_w;
+                fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#9a9a9a\"/>\n", cx,
+                        cy, cell_w, SVG_CELL_H, fill);
+                cell_label(v, cell, label, sizeof label);
+                if (label[0])
+                    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", cx + cell_w / 2, cy + 14,
+                            label);
+            }
+        }
+        for (uint32_t c = 1; c < gi->cols; c++)
+            if (divider_before(v, gi, c)) {
+                int lx = x0 + row_w + (int)c * cell_w;
+                fprintf(f,
+                        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#555555\" stroke-width=\"2\" "
+                        "stroke-dasharray=\"5 3\"/>\n",
+                        lx, grid_top - 4, lx, grid_top + grid_h + 4);
+            }
+        int k = svg_counts(counts, gi);
+        for (int l = 0; l < k; l++)
+            fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                    x0 + row_w + (int)gi->cols * cell_w / 2, grid_top + grid_h + 8 + 12 + l * SVG_LINE, counts[l]);
+        fprintf(f, "</g>\n");
+    }
+
+    y = legend_top;
+    if (highlighted) {
+        snprintf(text, sizeof text, "accessed in the %s shown", step_word(v));
+        svg_swatch(f, SVG_MARGIN, y, FILL_HIGHLIGHT, text);
+        y += 20;
+        snprintf(text, sizeof text, "a conflict: its bank serves another word in the same %s", step_word(v));
+        svg_swatch(f, SVG_MARGIN, y, FILL_CONFLICT, text);
+        y += 20;
+    }
+    for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
+        if (present[c]) {
+            svg_swatch(f, SVG_MARGIN, y, cat_style[c].fill, cat_style[c].meaning);
+            y += 20;
+        }
+    if (shared) {
+        fprintf(f, "<text x=\"%d\" y=\"%d\">n+</text>\n", SVG_MARGIN, y + 11);
+        fprintf(f, "<text x=\"%d\" y=\"%d\">thread n and higher threads touch this word</text>\n",
+                SVG_MARGIN + SVG_SWATCH + 8, y + 11);
+        y += 20;
+    }
+    if (dividers) {
+        fprintf(f,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#555555\" stroke-width=\"2\" "
+                "stroke-dasharray=\"5 3\"/>\n",
+                SVG_MARGIN + SVG_SWATCH / 2, y, SVG_MARGIN + SVG_SWATCH / 2, y + SVG_SWATCH);
+        fprintf(f, "<text x=\"%d\" y=\"%d\">", SVG_MARGIN + SVG_SWATCH + 8, y + 11);
+        xml_put(f, v->divider_meaning[0] ? v->divider_meaning : "a dividing line");
+        fputs("</text>\n", f);
+        y += 20;
+    }
+    svg_wrapped(f, cost_text, chars, SVG_MARGIN, y + 12, SVG_LINE, " fill=\"#444444\"");
+    fputs("</svg>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- traces with a view --------------------------------------------------------- */
+
+int kit_viz_trace_write(FILE *f, const kit_viz_view *v, const kit_access *acc, size_t n)
+{
+    if (kit_trace_write(f, acc, n) != 0)
+        return -1;
+    fprintf(f, "# bankviz: how to draw this trace (bankviz reads these lines; other readers skip them)\n");
+    if (v->title[0])
+        fprintf(f, "# bankviz title %s\n", v->title);
+    if (v->note[0])
+        fprintf(f, "# bankviz note %s\n", v->note);
+    if (v->divider_meaning[0])
+        fprintf(f, "# bankviz divider-meaning %s\n", v->divider_meaning);
+    fprintf(f, "# bankviz model %u %u\n", v->model.w, v->model.word_bytes);
+    fprintf(f, "# bankviz label %s\n", v->label == KIT_VIZ_LABEL_WORD ? "word" : "thread");
+    fprintf(f, "# bankviz block %" PRIu32 "\n# bankviz warp %" PRIu32 "\n", v->block, v->warp);
+    if (v->step >= 0)
+        fprintf(f, "# bankviz step %ld\n", v->step);
+    else
+        fprintf(f, "# bankviz step %s\n", v->step == KIT_VIZ_NO_STEP ? "none" : "first");
+    fprintf(f, "# bankviz steps-called %s\n", step_word(v));
+    for (unsigned i = 0; i < v->ndividers && i < KIT_VIZ_MAX_DIVIDERS; i++)
+        fprintf(f, "# bankviz divider %" PRIu32 "\n", v->divider[i]);
+    /* Categories as letters, 64 words a line (the trace reader takes lines of up to 254 characters). */
+    uint32_t ncat = v->ncat < KIT_VIZ_MAX_CAT_WORDS ? v->ncat : KIT_VIZ_MAX_CAT_WORDS;
+    for (uint32_t start = 0; start < ncat; start += 64) {
+        fprintf(f, "# bankviz categories %" PRIu32 " ", start);
+        for (uint32_t wd = start; wd < ncat && wd < start + 64; wd++)
+            fputc(cat_style[v->cat[wd] < KIT_VIZ_CAT_COUNT ? v->cat[wd] : 0].letter, f);
+        fputc('\n', f);
+    }
+    return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
+
+/* Parses a whole unsigned decimal number within 0 .. max. */
+static int parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (*s < '0' || *s > '9')
+        return -1;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        v = v * 10 + (uint64_t)(*s - '0');
+        if (v > max)
+            return -1;
+    }
+    if (*s != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Applies one "# bankviz" line (the text after "# bankviz "), blanks at its end removed. */
+static int apply_line(kit_viz_view *v, char *s, unsigned long lineno, char *err, size_t errlen)
+{
+    char *arg = strchr(s, ' ');
+    if (arg)
+        *arg++ = '\0';
+    else
+        arg = s + strlen(s);
+    uint64_t a, b;
+    if (strcmp(s, "title") == 0 || strcmp(s, "note") == 0 || strcmp(s, "divider-meaning") == 0) {
+        char *to = s[0] == 't' ? v->title : s[0] == 'n' ? v->note : v->divider_meaning;
+        if (strlen(arg) >= KIT_VIZ_TEXT_LEN) {
+            snprintf(err, errlen, "line %lu: the %s is longer than %d characters", lineno, s, KIT_VIZ_TEXT_LEN - 1);
+            return -1;
+        }
+        strcpy(to, arg);
+        return 0;
+    }
+    if (strcmp(s, "model") == 0) {
+        char *second = strchr(arg, ' ');
+        if (second)
+            *second++ = '\0';
+        if (!second || parse_uint(arg, UINT32_MAX, &a) || parse_uint(second, UINT32_MAX, &b))
+            goto bad;
+        v->model.w = (unsigned)a;
+        v->model.word_bytes = (unsigned)b;
+        return check_model(&v->model, err, errlen) == 0 ? 0 : (snprintf(err, errlen, "line %lu: bad model %" PRIu64 " %" PRIu64 " (w must lie in 1 .. %d, the word in 1 .. %d bytes)", lineno, a, b, KIT_VIZ_MAX_W, MAX_WORD_BYTES), -1);
+    }
+    if (strcmp(s, "label") == 0) {
+        if (strcmp(arg, "thread") == 0)
+            v->label = KIT_VIZ_LABEL_THREAD;
+        else if (strcmp(arg, "word") == 0)
+            v->label = KIT_VIZ_LABEL_WORD;
+        else
+            goto bad;
+        return 0;
+    }
+    if (strcmp(s, "block") == 0 || strcmp(s, "warp") == 0 || strcmp(s, "divider") == 0) {
+        if (parse_uint(arg, UINT32_MAX, &a))
+            goto bad;
+        if (s[0] == 'b')
+            v->block = (uint32_t)a;
+        else if (s[0] == 'w')
+            v->warp = (uint32_t)a;
+        else if (v->ndividers < KIT_VIZ_MAX_DIVIDERS)
+            v->divider[v->ndividers++] = (uint32_t)a;
+        else {
+            snprintf(err, errlen, "line %lu: more than %d dividers", lineno, KIT_VIZ_MAX_DIVIDERS);
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(s, "step") == 0) {
+        if (strcmp(arg, "none") == 0)
+            v->step = KIT_VIZ_NO_STEP;
+        else if (strcmp(arg, "first") == 0)
+            v->step = KIT_VIZ_FIRST_STEP;
+        else if (parse_uint(arg, UINT32_MAX, &a) == 0)
+            v->step = (long)a;
+        else
+            goto bad;
+        return 0;
+    }
+    if (strcmp(s, "steps-called") == 0) {
+        if (strcmp(arg, "round") == 0)
+            v->rounds = 1;
+        else if (strcmp(arg, "step") == 0)
+            v->rounds = 0;
+        else
+            goto bad;
+        return 0;
+    }
+    if (strcmp(s, "categories") == 0) {
+        char *letters = strchr(arg, ' ');
+        if (letters)
+            *letters++ = '\0';
+        if (!letters || parse_uint(arg, KIT_VIZ_MAX_CAT_WORDS - 1, &a))
+            goto bad;
+        size_t len = strlen(letters);
+        if (a + len > KIT_VIZ_MAX_CAT_WORDS) {
+            snprintf(err, errlen, "line %lu: categories are kept for words 0 .. %d only", lineno,
+                     KIT_VIZ_MAX_CAT_WORDS - 1);
+            return -1;
+        }
+        for (size_t i = 0; i < len; i++) {
+            int c = 0;
+            while (c < KIT_VIZ_CAT_COUNT && cat_style[c].letter != letters[i])
+                c++;
+            if (c == KIT_VIZ_CAT_COUNT) {
+                snprintf(err, errlen, "line %lu: '%c' is not a category letter (- A B + x .)", lineno, letters[i]);
+                return -1;
+            }
+            v->cat[a + i] = (uint8_t)c;
+        }
+        if (a + len > v->ncat) {
+            for (uint64_t wd = v->ncat; wd < a; wd++)
+                v->cat[wd] = KIT_VIZ_CAT_NONE;
+            v->ncat = (uint32_t)(a + len);
+        }
+        return 0;
+    }
+    snprintf(err, errlen, "line %lu: unknown bankviz setting '%s'", lineno, s);
+    return -1;
+bad:
+    snprintf(err, errlen, "line %lu: bad value '%s' for bankviz setting '%s'", lineno, arg, s);
+    return -1;
+}
+
+int kit_viz_trace_read(FILE *f, kit_viz_view *v, kit_access **acc, size_t *n, char *err, size_t errlen)
+{
+    if (kit_trace_read(f, acc, n, err, errlen) != 0)
+        return -1;
+    if (fseek(f, 0, SEEK_SET) != 0) {
+        snprintf(err, errlen, "cannot read the trace a second time (is it a pipe?)");
+        goto fail;
+    }
+    char line[256];
+    unsigned long lineno = 0;
+    static const char prefix[] = "# bankviz ";
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (strncmp(line, prefix, sizeof prefix - 1) != 0)
+            continue;
+        size_t len = strlen(line);
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
+            line[--len] = '\0';
+        if (apply_line(v, line + sizeof prefix - 1, lineno, err, errlen) != 0)
+            goto fail;
+    }
+    return 0;
+fail:
+    free(*acc);
+    *acc = NULL;
+    *n = 0;
+    return -1;
+}
+
+/* ---- the handouts' figures ------------------------------------------------------- */
+/*
+ * Every figure is a list of accesses plus a view, drawn like any trace. Figures of
+ * the papers that still need the worst-case input generator, which the kit does not
+ * have yet, are left for later: 000's Fig. 3 (the worst-case input for w/2 < E < w)
+ * and 001's Fig. 4 (the generalized worst case for any gcd(w, E)).
+ */
+
+#define FIG_WORD 4 /* the papers count in 4-byte elements, one per word */
+
+static kit_access read_at(uint32_t thread, uint32_t ordinal, uint32_t word)
+{
+    kit_access a;
+    memset(&a, 0, sizeof a);
+    a.thread = thread;
+    a.ordinal = ordinal;
+    a.addr = word * FIG_WORD;
+    a.size = FIG_WORD;
+    return a;
+}
+
+static int fig_alloc(kit_viz_figure *fig, size_t n, unsigned w, char *err, size_t errlen)
+{
+    kit_viz_view_init(&fig->view);
+    fig->view.model.w = w;
+    fig->view.model.word_bytes = FIG_WORD;
+    fig->acc = calloc(n, sizeof *fig->acc);
+    fig->n = n;
+    if (!fig->acc) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* 001's Fig. 1: thread t of a w = 12 warp reads word stride * t; cells are labelled with their word index. */
+static int fig_stride(kit_viz_figure *fig, unsigned stride, char *err, size_t errlen)
+{
+    const unsigned w = 12;
+    if (fig_alloc(fig, w, w, err, errlen) != 0)
+        return -1;
+    for (unsigned t = 0; t < w; t++)
+        fig->acc[t] = read_at(t, 0, stride * t);
+    kit_viz_view *v = &fig->view;
+    v->label = KIT_VIZ_LABEL_WORD;
+    v->step = 0;
+    if (stride == 5) {
+        snprintf(v->title, sizeof v->title, "001-fig1-stride5: stride 5 with w = 12 (coprime): no bank conflict");
+        snprintf(v->note, sizeof v->note,
+                 "After Berney and Sitchinava (SPAA 2025), Fig. 1, left: thread t reads word 5t, 12 distinct banks.");
+    } else {
+        snprintf(v->title, sizeof v->title, "001-fig1-stride6: stride 6 with w = 12 (not coprime): 6-way conflicts");
+        snprintf(v->note, sizeof v->note,
+                 "After Berney and Sitchinava (SPAA 2025), Fig. 1, right: thread t reads word 6t, banks 0 and 6 only, "
+                 "6 words each.");
+    }
+    return 0;
+}
+
+static unsigned gcd(unsigned a, unsigned b)
+{
+    while (b) {
+        unsigned r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/*
+ * The CF-Merge gather of one warp (001, Sec. 3.1 and 3.2). Thread i merges
+ * asz[i] elements of A and E - asz[i] of B; A is stored forwards from word 0 and
+ * B reversed after it, so with a_i the prefix sum of asz and b_i = iE - a_i, A
+ * element x of thread i is at a_i + x and B element y at wE - 1 - (b_i + y). With
+ * d = gcd(w, E) > 1 each partition l of wE/d consecutive words is then rotated
+ * right by l (offset p moves to (p + l) mod wE/d). An element first placed at k
+ * is read in round k mod E; the paper proves each thread then reads one element
+ * per round and each round touches w distinct banks, and this builder checks the
+ * first (the tests check the second with the simulator).
+ */
+static int fig_gather(kit_viz_figure *fig, unsigned w, unsigned E, const unsigned *asz, char *err, size_t errlen)
+{
+    unsigned d = gcd(w, E), total = w * E, part = total / d, a_total = 0;
+    for (unsigned i = 0; i < w; i++)
+        a_total += asz[i];
+    if (fig_alloc(fig, total, w, err, errlen) != 0)
+        return -1;
+    unsigned char *seen = calloc(total, 1);
+    if (!seen) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    size_t n = 0;
+    unsigned a_i = 0;
+    for (unsigned i = 0; i < w; i++) {
+        unsigned b_i = i * E - a_i;
+        for (unsigned e = 0; e < E; e++) {
+            unsigned k = e < asz[i] ? a_i + e : total - 1 - (b_i + (e - asz[i]));
+            unsigned l = k / part, moved = l * part + (k % part + l) % part;
+            unsigned round = k % E;
+            if (seen[i * E + round]) {
+                snprintf(err, errlen, "thread %u would read two elements in round %u", i, round);
+                free(seen);
+                return -1;
+            }
+            seen[i * E + round] = 1;
+            fig->acc[n++] = read_at(i, round, moved);
+            fig->view.cat[moved] = k < a_total ? KIT_VIZ_CAT_A : KIT_VIZ_CAT_B;
+        }
+        a_i += asz[i];
+    }
+    free(seen);
+    fig->view.ncat = total;
+    fig->view.rounds = 1;
+    fig->view.step = 0;
+    return 0;
+}
+
+/* 001's Fig. 2: w = 12, E = 5, coprime. The split is read off the paper's figure. */
+static int fig_gather_coprime(kit_viz_figure *fig, char *err, size_t errlen)
+{
+    static const unsigned asz[12] = {2, 4, 2, 3, 1, 3, 3, 2, 0, 4, 4, 5}; /* |A| = 33, |B| = 27 */
+    if (fig_gather(fig, 12, 5, asz, err, errlen) != 0)
+        return -1;
+    kit_viz_view *v = &fig->view;
+    snprintf(v->title, sizeof v->title, "001-fig2: CF-Merge gather, w = 12, E = 5 (coprime): every round conflict free");
+    snprintf(v->note, sizeof v->note,
+             "After Berney and Sitchinava (SPAA 2025), Fig. 2: A (yellow) stored forwards, B (blue) reversed after it; "
+             "thread i reads the element at k = j (mod 5) in round j.");
+    return 0;
+}
+
+/*
+ * 001's Fig. 3: w = 9, E = 6, d = 3. Its caption says the partitions hold
+ * "wE/d = 16 elements", a slip: wE/d = 9 * 6 / 3 = 18, and the figure's cells
+ * agree with 18 (two columns of 9 per partition).
+ */
+static int fig_gather_shifted(kit_viz_figure *fig, char *err, size_t errlen)
+{
+    static const unsigned asz[9] = {4, 3, 1, 4, 1, 3, 4, 1, 6}; /* |A| = |B| = 27 */
+    if (fig_gather(fig, 9, 6, asz, err, errlen) != 0)
+        return -1;
+    kit_viz_view *v = &fig->view;
+    snprintf(v->title, sizeof v->title,
+             "001-fig3: CF-Merge gather, w = 9, E = 6, d = 3 (not coprime): every round conflict free");
+    snprintf(v->note, sizeof v->note,
+             "After Fig. 3 of the SPAA 2025 paper. Partition l of wE/d = 18 words is rotated right by l; the caption's "
+             "\"wE/d = 16 elements\" is a slip for 18 (9 * 6 / 3).");
+    snprintf(v->divider_meaning, sizeof v->divider_meaning,
+             "partition boundary: partitions of wE/d = 18 words, rotated by 0, 1 and 2");
+    v->divider[v->ndividers++] = 18;
+    v->divider[v->ndividers++] = 36;
+    return 0;
+}
+
+/*
+ * 000's Fig. 1: sorted input, w = 16, E = 12 (gcd 4). A and B are contiguous, A
+ * first; with every A element below every B element, thread t merges ranks tE ..
+ * tE + E - 1, which sit at words tE .. tE + 11, and reads word tE + j in step j.
+ * The chosen E banks are 0 .. 11 (s = 0): a word there is aligned when it is read
+ * in the step whose number is its bank, i.e. k mod 12 == k mod 16.
+ */
+static int fig_sorted(kit_viz_figure *fig, char *err, size_t errlen)
+{
+    const unsigned w = 16, E = 12;
+    if (fig_alloc(fig, (size_t)w * E, w, err, errlen) != 0)
+        return -1;
+    kit_viz_view *v = &fig->view;
+    size_t n = 0;
+    for (unsigned t = 0; t < w; t++)
+        for (unsigned j = 0; j < E; j++)
+            fig->acc[n++] = read_at(t, j, t * E + j);
+    for (unsigned k = 0; k < w * E; k++) {
+        unsigned bank = k % w;
+        v->cat[k] = bank >= E ? KIT_VIZ_CAT_FREE : k % E == bank ? KIT_VIZ_CAT_ALIGNED : KIT_VIZ_CAT_MISALIGNED;
+    }
+    v->ncat = w * E;
+    v->step = KIT_VIZ_NO_STEP;
+    v->divider[v->ndividers++] = w * E / 2;
+    snprintf(v->title, sizeof v->title, "000-fig1: sorted input, w = 16, E = 12, gcd 4: every 4th thread aligned");
+    snprintf(v->note, sizeof v->note,
+             "After Berney and Sitchinava (IPDPS 2020), Fig. 1: thread t reads word 12t + j in step j; the chosen E "
+             "banks are 0 .. 11.");
+    snprintf(v->divider_meaning, sizeof v->divider_meaning, "A (columns 0-5) | B (columns 6-11)");
+    return 0;
+}
+
+static int fig_stride5(kit_viz_figure *fig, char *err, size_t errlen)
+{
+    return fig_stride(fig, 5, err, errlen);
+}
+
+static int fig_stride6(kit_viz_figure *fig, char *err, size_t errlen)
+{
+    return fig_stride(fig, 6, err, errlen);
+}
+
+static const struct {
+    const char *name;
+    const char *summary;
+    int (*make)(kit_viz_figure *fig, char *err, size_t errlen);
+} figures[] = {
+    {"001-fig1-stride5", "SPAA 2025 Fig. 1 left: stride 5, w = 12, cells labelled by word; no conflict", fig_stride5},
+    {"001-fig1-stride6", "SPAA 2025 Fig. 1 right: stride 6, w = 12; cost 6, 5 conflicts", fig_stride6},
+    {"001-fig2", "SPAA 2025 Fig. 2: CF-Merge gather, w = 12, E = 5; 5 conflict-free rounds", fig_gather_coprime},
+    {"001-fig3", "SPAA 2025 Fig. 3: CF-Merge gather, w = 9, E = 6, shifted partitions; 6 rounds", fig_gather_shifted},
+    {"000-fig1", "IPDPS 2020 Fig. 1: sorted input, w = 16, E = 12; aligned, misaligned, free", fig_sorted},
+};
+
+size_t kit_viz_figure_count(void)
+{
+    return sizeof figures / sizeof figures[0];
+}
+
+const char *kit_viz_figure_name(size_t i)
+{
+    return i < kit_viz_figure_count() ? figures[i].name : NULL;
+}
+
+const char *kit_viz_figure_summary(size_t i)
+{
+    return i < kit_viz_figure_count() ? figures[i].summary : NULL;
+}
+
+int kit_viz_figure_make(const char *name, kit_viz_figure *fig, char *err, size_t errlen)
+{
+    memset(fig, 0, sizeof *fig);
+    for (size_t i = 0; i < kit_viz_figure_count(); i++)
+        if (name && strcmp(name, figures[i].name) == 0) {
+            if (figures[i].make(fig, err, errlen) != 0) {
+                kit_viz_figure_free(fig);
+                return -1;
+            }
+            return 0;
+        }
+    snprintf(err, errlen, "no figure named '%s' (bankviz --list lists them)", name ? name : "(null)");
+    return -1;
+}
+
+void kit_viz_figure_free(kit_viz_figure *fig)
+{
+    free(fig->acc);
+    fig->acc = NULL;
+    fig->n = 0;
+}
