@@ -73,6 +73,7 @@ help:
 	@echo "  make grade           grade solutions/ (must score 100%); SUBMISSION=dir grades a submission,"
 	@echo "                       LAB=NN restricts it to one lab"
 	@echo "  make check LAB=NN    build your labs/NN-* file and run that lab's public tests"
+	@echo "                       (CPU build always, kernels on the CPU emulation; GPU build too where a GPU is)"
 	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
 	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
 	@echo "  make figures         redraw handouts/figures/ with bankviz"
@@ -255,8 +256,11 @@ check:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(BUILD)/labs/student/$(LABDIR)/test
-	$(Q)$(BUILD)/labs/student/$(LABDIR)/test
+	@$(MAKE) --no-print-directory $(BUILD)/labs/student-cpu/$(LABDIR)/test $(BUILD)/labs/student/$(LABDIR)/test
+	@echo "== lab $(LABDIR), CPU build: kernels run on the kit's CPU emulation"
+	$(Q)$(BUILD)/labs/student-cpu/$(LABDIR)/test
+	$(Q)if nvidia-smi -L >/dev/null 2>&1; then echo "== lab $(LABDIR), GPU build"; $(BUILD)/labs/student/$(LABDIR)/test; \
+	  else echo "== no GPU here: the GPU build of lab $(LABDIR) was not run (the CPU build above covers its kernels)"; fi
 
 run:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
