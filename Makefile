@@ -111,7 +111,7 @@ $(BUILD)/cpu/obj/%.o: %.cc
 define compile_lab
 $(say) NVCC "$< (with $(1)/$*)"
 @mkdir -p $(@D)
-$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) -I$(1)/$* -MF $(@:.o=.d) -c $< -o $@
+$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) -I$(1)/$* $(addprefix -I$(1)/,$(LABS)) -MF $(@:.o=.d) -c $< -o $@
 endef
 $(BUILD)/labs/sol/%/driver.o: labs/%/harness/driver.cu
 	$(call compile_lab,solutions)
@@ -126,7 +126,7 @@ $(BUILD)/labs/student/%/test_lab.o: labs/%/harness/test_lab.cu
 define compile_lab_cpu
 $(say) CXX "$< (with $(1)/$*, CPU build)"
 @mkdir -p $(@D)
-$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -I$(1)/$* -c $< -o $@
+$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -I$(1)/$* $(addprefix -I$(1)/,$(LABS)) -c $< -o $@
 endef
 $(BUILD)/labs/sol-cpu/%/driver.o: labs/%/harness/driver.cu
 	$(call compile_lab_cpu,solutions)
@@ -240,14 +240,14 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 # ---- the jobs ------------------------------------------------------------------
 test:
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(GRADER) $(SKELGEN) $(LAB_DRIVERS)
+	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(GRADER) $(SKELGEN) $(LAB_DRIVERS)
 	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) \
 	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) \
 	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)"
 
 grade:
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT)
+	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT) $(LIBKIT_CPU)
 	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" \
 	  $(if $(SUBMISSION),--submission "$(SUBMISSION)",--expect 100) $(if $(LAB),--lab "$(LAB)")
 
@@ -280,13 +280,39 @@ $(BUILD)/bench/bank_sim: $(BUILD)/obj/bench/bank_sim.o $(LIBKIT)
 $(BUILD)/cpu/obj/bench/cpu_merge.o: bench/cpu_merge.cu
 	$(say) CXX "$< (CPU build, with the lab 1 and 2 solutions)"
 	@mkdir -p $(@D)
-	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -Isolutions/01-sequential-merge -Isolutions/02-co-rank -c $< -o $@
+	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) $(SOL_INCLUDES) -c $< -o $@
 $(BUILD)/bench/cpu_merge: $(BUILD)/cpu/obj/bench/cpu_merge.o $(LIBKIT_CPU)
 	$(call link_cpu)
 
-bench: $(BUILD)/bench/bank_sim $(BUILD)/bench/cpu_merge
+SOL_INCLUDES := $(addprefix -Isolutions/,$(LABS))
+$(BUILD)/obj/bench/merge_bench.o: bench/merge_bench.cu
+	$(say) NVCC "$< (with the solutions)"
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) --extended-lambda $(SOL_INCLUDES) -MF $(@:.o=.d) -c $< -o $@
+$(BUILD)/bench/merge_bench: $(BUILD)/obj/bench/merge_bench.o $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@
+
+$(BUILD)/obj/bench/merge_conflicts.o: bench/merge_conflicts.cu
+	$(say) NVCC "$< (with the solutions)"
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) $(SOL_INCLUDES) -MF $(@:.o=.d) -c $< -o $@
+$(BUILD)/bench/merge_conflicts: $(BUILD)/obj/bench/merge_conflicts.o $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@
+$(BUILD)/cpu/obj/bench/merge_conflicts.o: bench/merge_conflicts.cu
+	$(say) CXX "$< (CPU build, with the solutions)"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) $(SOL_INCLUDES) -c $< -o $@
+$(BUILD)/cpu/bench/merge_conflicts: $(BUILD)/cpu/obj/bench/merge_conflicts.o $(LIBKIT_CPU)
+	$(call link_cpu)
+
+bench: $(BUILD)/bench/bank_sim $(BUILD)/bench/cpu_merge $(BUILD)/bench/merge_bench
 	$(Q)$(BUILD)/bench/bank_sim
 	$(Q)$(BUILD)/bench/cpu_merge
+	$(Q)$(BUILD)/bench/merge_bench
 
 # Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
 figures: $(BANKVIZ)

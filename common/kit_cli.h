@@ -17,6 +17,9 @@ typedef struct kit_args {
     uint64_t seed;    /**< --seed */
     long long k;      /**< --k: one rank to query, or -1 for none */
     int repeat;       /**< --repeat: timed repetitions, at least 1 */
+    int blocks;       /**< --blocks: thread blocks of a kernel launch, 0 for the lab's choice */
+    int threads;      /**< --threads: threads per block, 0 for the lab's choice */
+    int tile;         /**< --tile: elements of A (and of B) per shared-memory tile, 0 for the lab's choice */
     int print;        /**< --print: print the arrays */
     int serve;        /**< --serve: answer one grader request on stdin/stdout */
 } kit_args;

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include <type_traits>
+
 #ifdef KIT_CPU
 #include "kit_cpu.h"
 #else
@@ -16,6 +18,33 @@
 #endif
 
 #include "kit_types.h"
+
+#ifndef KIT_CPU
+/** Raised by KIT_NOT_IMPLEMENTED in GPU device code; one per program that includes this header. */
+static __device__ int kit_device_not_implemented_flag_;
+#endif
+
+/**
+ * After a launch: did the kernel reach a skeleton's KIT_NOT_IMPLEMENTED?
+ * Reads and clears the device flag (GPU build) or the host record (CPU
+ * build), and on a yes records @p task with kit_not_implemented().
+ * @return 1 if a skeleton was reached, else 0
+ */
+static inline int kit_device_not_implemented(const char *task)
+{
+#ifdef KIT_CPU
+    (void)task;
+    return kit_not_implemented_task() != NULL;
+#else
+    int flag = 0, zero = 0;
+    if (cudaMemcpyFromSymbol(&flag, kit_device_not_implemented_flag_, sizeof flag) != cudaSuccess)
+        return 0;
+    cudaMemcpyToSymbol(kit_device_not_implemented_flag_, &zero, sizeof zero);
+    if (flag)
+        kit_not_implemented(task);
+    return flag != 0;
+#endif
+}
 
 /**
  * A pointer into shared memory. Index it like a plain pointer (s[i] reads
@@ -28,7 +57,8 @@
  */
 template <typename T>
 struct kit_shared {
-    T *p; /**< the address in shared memory */
+    typedef typename std::remove_cv<T>::type value_type; /**< the element type */
+    T *p;                                                 /**< the address in shared memory */
 
     KIT_HD kit_shared(T *q = nullptr) : p(q) {}
 
@@ -63,6 +93,23 @@ struct kit_shared {
     /** The raw address; accesses through it are not recorded. */
     KIT_HD T *raw() const { return p; }
 };
+
+/**
+ * The element type behind a pointer-like type: T for T * and for
+ * kit_shared<T>, and P::value_type for any other view. Generic device code
+ * reads an element once into it, `kit_value_t<InA> a = A[i];`, where `auto`
+ * would keep kit_shared's recording proxy and read again at each use.
+ */
+template <typename P>
+struct kit_value {
+    typedef typename P::value_type type;
+};
+template <typename T>
+struct kit_value<T *> {
+    typedef typename std::remove_cv<T>::type type;
+};
+template <typename P>
+using kit_value_t = typename kit_value<P>::type;
 
 /**
  * The block's dynamic shared memory (the launch's third parameter) as a

@@ -5,10 +5,6 @@
 #include "kit_types.h"
 
 #ifdef __cplusplus
-#include "kit_device.h" /* kit_shared, KIT_DYNAMIC_SHARED, KIT_LAUNCH; the CPU emulation in CPU builds */
-#endif
-
-#ifdef __cplusplus
 extern "C" {
 #endif
 
@@ -32,14 +28,19 @@ void kit_not_implemented_reset(void);
 #endif
 
 /**
- * Marks a skeleton's unwritten body. On the host it calls
- * kit_not_implemented(); in device code it does nothing, and the harness
- * detects the skeleton through the host call the same code makes.
+ * Marks a skeleton's unwritten body. On the host (and in the CPU build, where
+ * kernels run on the host) it calls kit_not_implemented(); in GPU device code
+ * it raises a device flag that the harness reads after the launch with
+ * kit_device_not_implemented() (kit_device.h).
  */
 #if defined(__CUDA_ARCH__)
-#define KIT_NOT_IMPLEMENTED(task) ((void)0)
+#define KIT_NOT_IMPLEMENTED(task) (kit_device_not_implemented_flag_ = 1)
 #else
 #define KIT_NOT_IMPLEMENTED(task) kit_not_implemented(task)
+#endif
+
+#ifdef __cplusplus
+#include "kit_device.h" /* kit_shared, KIT_DYNAMIC_SHARED, KIT_LAUNCH; the CPU emulation in CPU builds */
 #endif
 
 #endif

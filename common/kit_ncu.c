@@ -145,3 +145,37 @@ int kit_ncu_value(const kit_ncu_row *rows, size_t n, long id, const char *metric
         }
     return -1;
 }
+
+int kit_ncu_compare(const char *csv, int n, const char *const *names, const uint64_t *sim_ld, const uint64_t *sim_st,
+                    FILE *out)
+{
+    static const char *const LD = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+    static const char *const ST = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+    FILE *f = fopen(csv, "r");
+    kit_ncu_row *rows;
+    size_t nrows;
+    char err[200];
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", csv);
+        return -1;
+    }
+    int rc = kit_ncu_read(f, &rows, &nrows, err, sizeof err);
+    fclose(f);
+    if (rc != 0) {
+        fprintf(stderr, "%s: %s\n", csv, err);
+        return -1;
+    }
+    int bad = 0;
+    fprintf(out, "| # | launch | simulator ld | ncu ld | simulator st | ncu st | agree |\n");
+    fprintf(out, "| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+    for (int i = 0; i < n; i++) {
+        double ld = -1, st = -1;
+        int found = kit_ncu_value(rows, nrows, i, LD, &ld) == 0 && kit_ncu_value(rows, nrows, i, ST, &st) == 0;
+        int agree = found && ld == (double)sim_ld[i] && st == (double)sim_st[i];
+        bad += !agree;
+        fprintf(out, "| %d | %s | %llu | %.0f | %llu | %.0f | %s |\n", i, names[i], (unsigned long long)sim_ld[i], ld,
+                (unsigned long long)sim_st[i], st, !found ? "no ncu row" : agree ? "yes" : "NO");
+    }
+    free(rows);
+    return bad;
+}

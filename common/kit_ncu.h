@@ -33,6 +33,20 @@ int kit_ncu_read(FILE *f, kit_ncu_row **rows, size_t *n, char *err, size_t errle
  */
 int kit_ncu_value(const kit_ncu_row *rows, size_t n, long id, const char *metric, double *out);
 
+/**
+ * Compares simulated conflict counts with ncu's, launch by launch (launch i
+ * is ncu's ID i), for the metrics ..._op_ld.sum and ..._op_st.sum, and prints
+ * a Markdown table to @p out.
+ * @param[in] csv    ncu's CSV file
+ * @param[in] n      launches
+ * @param[in] names  what each launch is
+ * @param[in] sim_ld the simulator's load conflicts per launch
+ * @param[in] sim_st the simulator's store conflicts per launch
+ * @return the number of launches that disagree or lack an ncu row, or -1 if the CSV cannot be read
+ */
+int kit_ncu_compare(const char *csv, int n, const char *const *names, const uint64_t *sim_ld, const uint64_t *sim_st,
+                    FILE *out);
+
 #ifdef __cplusplus
 }
 #endif

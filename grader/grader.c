@@ -34,7 +34,10 @@ typedef struct options {
     int compile_timeout_s;
     const char *nvcc;
     const char *nvcc_flags;   /* space-separated extra flags, e.g. the -gencode list */
-    const char *libkit;       /* the kit's host library */
+    const char *libkit;       /* the kit's library for GPU builds */
+    const char *libkit_cpu;   /* the kit's library for CPU builds (the emulation) */
+    const char *cxx;          /* the C++ compiler of CPU builds */
+    const char *mode;         /* "gpu", "cpu" or "auto" */
     const char *work;         /* where scratch folders go */
     int keep;                 /* keep scratch folders */
 } options;
@@ -76,6 +79,10 @@ static void usage(FILE *f, const char *prog)
             "  --nvcc PATH           the CUDA compiler (default nvcc found in PATH)\n"
             "  --nvcc-flags FLAGS    extra flags for it, such as -gencode lists\n"
             "  --libkit FILE         the kit's library (default KIT/build/libkit.a)\n"
+            "  --libkit-cpu FILE     the kit's library with the CPU emulation (default KIT/build/libkitcpu.a)\n"
+            "  --mode gpu|cpu|auto   build runners for the GPU or for the kit's CPU emulation; auto picks\n"
+            "                        the GPU when one is present (default auto)\n"
+            "  --cxx PATH            the C++ compiler of CPU builds (default g++)\n"
             "  --work DIR            where scratch folders go (default KIT/build/grade)\n"
             "  --keep                keep the scratch folders\n",
             prog);
@@ -99,6 +106,8 @@ static int parse_options(int argc, char **argv, options *o)
     o->timeout_s = 10;
     o->compile_timeout_s = 300;
     o->nvcc_flags = "";
+    o->mode = "auto";
+    o->cxx = "g++";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
@@ -135,6 +144,13 @@ static int parse_options(int argc, char **argv, options *o)
             o->nvcc_flags = v;
         } else if (strcmp(a, "--libkit") == 0) {
             o->libkit = v;
+        } else if (strcmp(a, "--libkit-cpu") == 0) {
+            o->libkit_cpu = v;
+        } else if (strcmp(a, "--cxx") == 0) {
+            o->cxx = v;
+        } else if (strcmp(a, "--mode") == 0) {
+            bad = strcmp(v, "gpu") != 0 && strcmp(v, "cpu") != 0 && strcmp(v, "auto") != 0;
+            o->mode = v;
         } else if (strcmp(a, "--work") == 0) {
             o->work = v;
         } else {
@@ -150,10 +166,9 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
-/* Finds nvcc: the option (a path, or a name looked up in PATH), else PATH, else the usual install folder. */
-static const char *find_nvcc(const options *o, char *buf, size_t len)
+/* Finds a program: a path as given, or a name looked up in PATH, else in `fallback` (may be NULL). */
+static const char *find_tool(const char *name, const char *fallback, char *buf, size_t len)
 {
-    const char *name = o->nvcc ? o->nvcc : "nvcc";
     if (strchr(name, '/'))
         return access(name, X_OK) == 0 ? name : NULL;
     const char *path = getenv("PATH");
@@ -163,10 +178,23 @@ static const char *find_nvcc(const options *o, char *buf, size_t len)
         if (fmt(buf, len, "%s/%s", dir, name) == 0 && access(buf, X_OK) == 0)
             return buf;
     }
-    if (o->nvcc)
+    if (!fallback)
         return NULL;
-    fmt(buf, len, "/usr/local/cuda/bin/nvcc");
+    fmt(buf, len, "%s", fallback);
     return access(buf, X_OK) == 0 ? buf : NULL;
+}
+
+/* Is an NVIDIA GPU there? The driver lists each GPU under /proc/driver/nvidia/gpus. */
+static int gpu_present(void)
+{
+    DIR *d = opendir("/proc/driver/nvidia/gpus");
+    int found = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));)
+        found |= e->d_name[0] != '.';
+    closedir(d);
+    return found;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -297,7 +325,7 @@ static void compile_error_line(const char *log, char *buf, size_t len)
 }
 
 /* Builds the lab's runner from the harness and the submitted files; returns 0 or -1 with a reason. */
-static int build_runner(const options *o, const char *nvcc, const char *lab, const char *scratch,
+static int build_runner(const options *o, const char *compiler, int cpu, const char *lab, const char *scratch,
                         const char *libkit, char *why, size_t len)
 {
     char src[4200], inc_sub[4200], inc_common[4200], out[4200], log[4200], path_env[4200], home_env[4200];
@@ -309,23 +337,32 @@ static int build_runner(const options *o, const char *nvcc, const char *lab, con
 
     char *argv[64];
     int argc = 0;
-    argv[argc++] = (char *)nvcc;
+    char flags[1024];
+    argv[argc++] = (char *)compiler;
+    if (cpu) { /* the same sources through g++, kernels run by the kit's CPU emulation */
+        argv[argc++] = (char *)"-x";
+        argv[argc++] = (char *)"c++";
+        argv[argc++] = (char *)"-DKIT_CPU";
+    }
     argv[argc++] = (char *)"-std=c++17";
     argv[argc++] = (char *)"-O2";
-    char flags[1024];
-    fmt(flags, sizeof flags, "%s", o->nvcc_flags);
+    fmt(flags, sizeof flags, "%s", cpu ? "" : o->nvcc_flags);
     for (char *save, *w = strtok_r(flags, " ", &save); w && argc < 50; w = strtok_r(NULL, " ", &save))
         argv[argc++] = w;
     argv[argc++] = inc_sub;
     argv[argc++] = inc_common;
     argv[argc++] = src;
+    if (cpu) { /* the library is not C++ source */
+        argv[argc++] = (char *)"-x";
+        argv[argc++] = (char *)"none";
+    }
     argv[argc++] = (char *)libkit;
     argv[argc++] = (char *)"-o";
     argv[argc++] = out;
     argv[argc] = NULL;
 
     char nvcc_dir[4096];
-    fmt(nvcc_dir, sizeof nvcc_dir, "%s", nvcc);
+    fmt(nvcc_dir, sizeof nvcc_dir, "%s", compiler);
     fmt(path_env, sizeof path_env, "PATH=%s:/usr/local/bin:/usr/bin:/bin", dirname(nvcc_dir));
     fmt(home_env, sizeof home_env, "HOME=%s", scratch);
     char *envp[] = {path_env, home_env, NULL};
@@ -361,7 +398,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 /* Grades one lab of the submission into results[task]. Never aborts: every failure becomes a verdict. */
-static void grade_lab(const options *o, const char *nvcc, const char *libkit, const spec_lab *spec,
+static void grade_lab(const options *o, const char *compiler, int cpu, const char *libkit, const spec_lab *spec,
                       task_result *results)
 {
     char why[512] = "", scratch[4200], subdir[4400];
@@ -386,7 +423,20 @@ static void grade_lab(const options *o, const char *nvcc, const char *libkit, co
             fmt(why, sizeof why, "not attempted (%s/%s: %s)", spec->lab, spec->files[f], reason);
         }
     }
-    if (whole == V_PASS && build_runner(o, nvcc, spec->lab, scratch, libkit, why, sizeof why) != 0)
+    /* Earlier labs' files: the kit's reference when it has one, so each lab is graded on its own; else the submission's. */
+    for (int u = 0; whole == V_PASS && u < spec->nuses; u++) {
+        char from[4400], to[4600], reason[128];
+        const char *base = strchr(spec->uses[u], '/') + 1;
+        fmt(from, sizeof from, "%s/solutions/%s", o->kit, spec->uses[u]);
+        if (access(from, R_OK) != 0)
+            fmt(from, sizeof from, "%s/%s", o->submission, spec->uses[u]);
+        fmt(to, sizeof to, "%s/%s", subdir, base);
+        if (copy_submitted(from, to, reason, sizeof reason) != 0) {
+            whole = V_NOT_ATTEMPTED;
+            fmt(why, sizeof why, "not attempted (this lab needs %s: %s)", spec->uses[u], reason);
+        }
+    }
+    if (whole == V_PASS && build_runner(o, compiler, cpu, spec->lab, scratch, libkit, why, sizeof why) != 0)
         whole = V_COMPILE;
 
     char runner[4400];
@@ -435,7 +485,7 @@ int main(int argc, char **argv)
         return 2;
     }
     o.kit = kit_abs; /* the compiler runs inside the scratch folder, so every path must be absolute */
-    char sub_default[4096], lib_default[4096], work_default[4096], nvcc_buf[4096];
+    char sub_default[4096], lib_default[4096], libcpu_default[4096], work_default[4096], nvcc_buf[4096];
     if (!o.submission) {
         fmt(sub_default, sizeof sub_default, "%s/solutions", o.kit);
         o.submission = sub_default;
@@ -443,6 +493,10 @@ int main(int argc, char **argv)
     if (!o.libkit) {
         fmt(lib_default, sizeof lib_default, "%s/build/libkit.a", o.kit);
         o.libkit = lib_default;
+    }
+    if (!o.libkit_cpu) {
+        fmt(libcpu_default, sizeof libcpu_default, "%s/build/libkitcpu.a", o.kit);
+        o.libkit_cpu = libcpu_default;
     }
     if (!o.work) {
         fmt(work_default, sizeof work_default, "%s/build/grade", o.kit);
@@ -453,16 +507,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "grader: submission folder %s does not exist\n", o.submission);
         return 2;
     }
-    printf("Grading %s\n", o.submission);
+    const char *shown = o.submission;
     o.submission = sub_abs;
-    const char *nvcc = find_nvcc(&o, nvcc_buf, sizeof nvcc_buf);
-    if (!nvcc) {
-        fprintf(stderr, "grader: %s not found; install the CUDA Toolkit or pass --nvcc PATH\n", o.nvcc ? o.nvcc : "nvcc");
+    int cpu = strcmp(o.mode, "cpu") == 0 || (strcmp(o.mode, "auto") == 0 && !gpu_present());
+    const char *compiler = cpu ? find_tool(o.cxx, NULL, nvcc_buf, sizeof nvcc_buf)
+                               : find_tool(o.nvcc ? o.nvcc : "nvcc", o.nvcc ? NULL : "/usr/local/cuda/bin/nvcc",
+                                           nvcc_buf, sizeof nvcc_buf);
+    if (!compiler) {
+        fprintf(stderr, "grader: %s not found; %s\n", cpu ? o.cxx : o.nvcc ? o.nvcc : "nvcc",
+                cpu ? "install g++ or pass --cxx PATH" : "install the CUDA Toolkit or pass --nvcc PATH");
         return 2;
     }
+    printf("Grading %s (runners built %s)\n", shown,
+           cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");
+
     char libkit_abs[4096], work_abs[4096];
-    if (!realpath(o.libkit, libkit_abs)) {
-        fprintf(stderr, "grader: kit library %s not found; run make first\n", o.libkit);
+    if (!realpath(cpu ? o.libkit_cpu : o.libkit, libkit_abs)) {
+        fprintf(stderr, "grader: kit library %s not found; run make first\n", cpu ? o.libkit_cpu : o.libkit);
         return 2;
     }
     mkdir(o.work, 0755);
@@ -497,7 +558,7 @@ int main(int argc, char **argv)
             continue;
         }
         task_result results[SPEC_MAX_TASKS];
-        grade_lab(&o, nvcc, libkit_abs, &spec, results);
+        grade_lab(&o, compiler, cpu, libkit_abs, &spec, results);
         int lab_points = 0, lab_max = 0;
         printf("\n== %s: %s ==\n", spec.lab, spec.title);
         printf("  %-10s %7s  %s\n", "task", "points", "verdict");

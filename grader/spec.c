@@ -73,6 +73,14 @@ static const char *test_option(spec_test *t, char *kv)
         if (strcmp(val, "values") != 0 && strcmp(val, "bound") != 0)
             return "check must be values or bound";
         t->bound = strcmp(val, "bound") == 0;
+    } else if (strcmp(key, "blocks") == 0 || strcmp(key, "tile") == 0) {
+        if (parse_num(val, 1, 1 << 30, &v))
+            return "blocks and tile must lie in 1 .. 2^30";
+        *(key[0] == 'b' ? &t->blocks : &t->tile) = (int)v;
+    } else if (strcmp(key, "threads") == 0) {
+        if (parse_num(val, 1, 1024, &v))
+            return "threads must lie in 1 .. 1024";
+        t->threads = (int)v;
     } else if (strcmp(key, "timeout") == 0) {
         if (parse_num(val, 1, 3600, &v))
             return "timeout must lie in 1 .. 3600 seconds";
@@ -118,6 +126,8 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
         return "test needs op=";
     if (t->m + t->n > (1LL << 28))
         return "m + n must not exceed 2^28";
+    if ((t->blocks > 0) != (t->threads > 0) || (t->blocks > 0) != (t->tile > 0))
+        return "blocks, threads and tile go together";
     lab->ntests++;
     return NULL;
 }
@@ -163,6 +173,19 @@ int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, 
                 bad = "too many files";
             else
                 snprintf(lab->files[lab->nfiles++], sizeof lab->files[0], "%s", file);
+        } else if (strcmp(word, "uses") == 0) {
+            char *path = strtok_r(NULL, " \t", &save), *slash = path ? strchr(path, '/') : NULL;
+            if (!slash || strchr(slash + 1, '/'))
+                bad = "uses needs NN-slug/FILE";
+            else if (lab->nuses == SPEC_MAX_FILES)
+                bad = "too many uses";
+            else {
+                *slash = '\0';
+                if (!plain_name(path, 64) || !plain_name(slash + 1, 64))
+                    bad = "uses needs plain names: NN-slug/FILE";
+                else
+                    snprintf(lab->uses[lab->nuses++], sizeof lab->uses[0], "%s/%s", path, slash + 1);
+            }
         } else if (strcmp(word, "task") == 0) {
             char *tname = strtok_r(NULL, " \t", &save), *pts = strtok_r(NULL, " \t", &save);
             long long p;

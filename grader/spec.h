@@ -30,6 +30,7 @@ typedef struct spec_test {
     unsigned long long seed;/**< generator seed */
     long long ranks;        /**< co_rank: ranks to query, 0 for every rank */
     int bound;              /**< co_rank: check the pass and comparison bounds instead of the values */
+    int blocks, threads, tile; /**< merge kernels: the launch (blocks 0 when the lab has no kernel) */
     int timeout_s;          /**< wall-clock limit, 0 for the grader's default */
 } spec_test;
 
@@ -39,6 +40,8 @@ typedef struct spec_lab {
     char title[128];                        /**< human title */
     char files[SPEC_MAX_FILES][64];         /**< the files a submission provides */
     int nfiles;
+    char uses[SPEC_MAX_FILES][128];         /**< earlier labs' files it builds on, as "NN-slug/file" */
+    int nuses;
     spec_task tasks[SPEC_MAX_TASKS];
     int ntasks;
     spec_test tests[SPEC_MAX_TESTS];
@@ -54,9 +57,11 @@ typedef struct spec_lab {
  *   lab NN-slug
  *   title Words...
  *   file NAME                       a file the submission provides (plain name)
+ *   uses NN-slug/NAME               an earlier lab's file this lab builds on
  *   task NAME POINTS Words...
  *   test TASK public|hidden NAME key=value...
- * Test keys: op, type, m, n, gen, seed, ranks, check (values|bound), timeout.
+ * Test keys: op, type, m, n, gen, seed, ranks, check (values|bound), timeout,
+ * and for kernel labs blocks, threads (1..1024) and tile, given together.
  *
  * @param[in]     f      the spec
  * @param[in]     name   the file's name, for messages

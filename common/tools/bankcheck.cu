@@ -13,9 +13,6 @@
 #include "kit_gen.h"
 #include "kit_ncu.h"
 
-#define LD_METRIC "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
-#define ST_METRIC "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
-
 enum { LOAD_STRIDE, STORE_STRIDE, LOAD_WORDS, LOAD8_STRIDE };
 
 typedef struct bank_case {
@@ -103,36 +100,6 @@ static void simulate_case(bank_case *c, int *d_words, int *d_out, long long *d_o
     free(acc);
 }
 
-/* Compares the simulator with ncu's CSV; prints a Markdown table; returns the number of disagreements. */
-static int compare(bank_case *c, int n, const char *csv)
-{
-    FILE *f = fopen(csv, "r");
-    if (!f) {
-        fprintf(stderr, "bankcheck: cannot open %s\n", csv);
-        exit(2);
-    }
-    kit_ncu_row *rows;
-    size_t nrows;
-    char err[200];
-    if (kit_ncu_read(f, &rows, &nrows, err, sizeof err) != 0) {
-        fprintf(stderr, "bankcheck: %s: %s\n", csv, err);
-        exit(2);
-    }
-    fclose(f);
-    int bad = 0;
-    printf("| # | case | simulator ld | ncu ld | simulator st | ncu st | agree |\n");
-    printf("| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
-    for (int i = 0; i < n; i++) {
-        double ld = -1, st = -1;
-        int found = kit_ncu_value(rows, nrows, i, LD_METRIC, &ld) == 0 && kit_ncu_value(rows, nrows, i, ST_METRIC, &st) == 0;
-        int agree = found && ld == (double)c[i].sim_ld && st == (double)c[i].sim_st;
-        bad += !agree;
-        printf("| %d | %s | %llu | %.0f | %llu | %.0f | %s |\n", i, c[i].name, (unsigned long long)c[i].sim_ld, ld,
-               (unsigned long long)c[i].sim_st, st, !found ? "no ncu row" : agree ? "yes" : "NO");
-    }
-    free(rows);
-    return bad;
-}
 #endif
 
 int main(int argc, char **argv)
@@ -164,7 +131,16 @@ int main(int argc, char **argv)
     for (int c = 0; c < n; c++)
         simulate_case(&cases[c], d_words, d_out, d_out8);
     if (csv) {
-        int bad = compare(cases, n, csv);
+        const char *names[128];
+        uint64_t ld[128], st[128];
+        for (int c = 0; c < n; c++) {
+            names[c] = cases[c].name;
+            ld[c] = cases[c].sim_ld;
+            st[c] = cases[c].sim_st;
+        }
+        int bad = kit_ncu_compare(csv, n, names, ld, st, stdout);
+        if (bad < 0)
+            return 2;
         printf("\n%d of %d cases agree\n", n - bad, n);
         return bad ? 1 : 0;
     }

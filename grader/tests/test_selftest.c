@@ -28,7 +28,8 @@ static const char *env_or(const char *name, const char *fallback)
 }
 
 /* Grades a submission with a 3 s test timeout; returns the grader's exit status (or -1) and fills rows from its TSV. */
-static int grade_with(const char *nvcc, const char *submission, int expect_full, row *rows, int *nrows)
+static int grade_with(const char *nvcc, const char *mode, const char *submission, int expect_full, row *rows,
+                      int *nrows)
 {
     char tsv[512], log[512];
     const char *build = env_or("KIT_BUILD", "build");
@@ -36,7 +37,8 @@ static int grade_with(const char *nvcc, const char *submission, int expect_full,
     snprintf(log, sizeof log, "%s/selftest-grader.log", build);
     char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission",
                     (char *)submission, "--tsv", tsv, "--timeout", "3", "--nvcc", (char *)nvcc,
-                    "--nvcc-flags", (char *)env_or("KIT_NVCC_FLAGS", ""), expect_full ? "--expect" : NULL, "100", NULL};
+                    "--nvcc-flags", (char *)env_or("KIT_NVCC_FLAGS", ""), "--mode", (char *)mode,
+                    expect_full ? "--expect" : NULL, "100", NULL};
     remove(tsv);
     pid_t pid = fork();
     if (pid == 0) {
@@ -65,7 +67,7 @@ static int grade_with(const char *nvcc, const char *submission, int expect_full,
 
 static int grade(const char *submission, int expect_full, row *rows, int *nrows)
 {
-    return grade_with(env_or("KIT_NVCC", "nvcc"), submission, expect_full, rows, nrows);
+    return grade_with(env_or("KIT_NVCC", "nvcc"), "auto", submission, expect_full, rows, nrows);
 }
 
 static void test_solutions_full_marks(void)
@@ -162,14 +164,14 @@ static void test_bad_invocations(void)
 static void test_nvcc_by_name(void)
 {
     row rows[MAX_ROWS];
-    int n = 0, status = grade_with("nvcc", "grader/tests/submissions/compile-error", 0, rows, &n);
+    int n = 0, status = grade_with("nvcc", "gpu", "grader/tests/submissions/compile-error", 0, rows, &n);
     KIT_ASSERT_MSG(status == 0 && n >= 2, "grading with --nvcc nvcc exited %d with %d rows", status, n);
     for (int i = 0; i < n; i++)
         if (strcmp(rows[i].lab, "02-co-rank") == 0)
             KIT_ASSERT_MSG(strstr(rows[i].detail, "could not start") == NULL && strstr(rows[i].detail, "error:"),
                            "with --nvcc nvcc the compiler did not run: %s", rows[i].detail);
     row unused[MAX_ROWS];
-    status = grade_with("no-such-compiler", "solutions", 0, unused, &n);
+    status = grade_with("no-such-compiler", "gpu", "solutions", 0, unused, &n);
     KIT_ASSERT_MSG(status == 2, "an unknown --nvcc exited %d, expected 2", status);
 }
 

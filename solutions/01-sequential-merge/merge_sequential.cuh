@@ -32,11 +32,18 @@ KIT_HD void merge_sequential(InA A, int m, InB B, int n, Out C)
     int j = 0; /* next element of B */
     int k = 0; /* next slot of C */
     while (i < m && j < n) {
+        /* Read each front element once: a second read of A[i] to copy it would be another
+           shared-memory access in the kernels of labs 3 to 5. */
+        kit_value_t<InA> a = A[i];
+        kit_value_t<InB> b = B[j];
         /* "<=" hands ties to A; with "<" the merge would still sort but lose stability. */
-        if (A[i] <= B[j])
-            C[k++] = A[i++];
-        else
-            C[k++] = B[j++];
+        if (a <= b) {
+            C[k++] = a;
+            i++;
+        } else {
+            C[k++] = b;
+            j++;
+        }
     }
     /* At most one of these loops runs: it copies what is left of the longer list. */
     while (i < m)

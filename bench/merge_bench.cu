@@ -1,0 +1,146 @@
+/*
+ * GPU benchmark of labs 3 to 5 (reference solutions) against thrust::merge
+ * and a device-to-device copy, in one run: int32 random sorted inputs of
+ * 2^20 to 2^28 elements in all. Each kernel runs a few launch shapes and the
+ * best is reported. Every output is checked against thrust's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <thrust/device_ptr.h>
+#include <thrust/equal.h>
+#include <thrust/merge.h>
+#include <thrust/random.h>
+#include <thrust/scan.h>
+#include <thrust/transform.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "kit_cuda.h"
+#include "merge_basic.cuh"
+#include "merge_circular.cuh"
+#include "merge_tiled.cuh"
+
+/* Random gaps in [0, 8): their running sum is a sorted random list that stays below 2^31 for 2^28 keys. */
+struct random_gap {
+    unsigned seed;
+    __host__ __device__ int operator()(unsigned i) const
+    {
+        thrust::default_random_engine rng(seed);
+        rng.discard(i);
+        return (int)(rng() % 8u);
+    }
+};
+
+static void sorted_random(int *d, int count, unsigned seed)
+{
+    thrust::device_ptr<int> p(d);
+    thrust::transform(thrust::counting_iterator<unsigned>(0), thrust::counting_iterator<unsigned>((unsigned)count), p,
+                      random_gap{seed});
+    thrust::inclusive_scan(p, p + count, p);
+}
+
+/* Median of `reps` timed runs of launch(), in milliseconds. */
+template <typename F>
+static float time_ms(F launch, int reps)
+{
+    float t[16];
+    launch(); /* warm-up */
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < reps; r++) {
+        kit_gpu_timer timer;
+        kit_gpu_timer_start(&timer);
+        launch();
+        t[r] = kit_gpu_timer_stop_ms(&timer);
+    }
+    for (int a = 0; a < reps; a++)
+        for (int b = a + 1; b < reps; b++)
+            if (t[b] < t[a]) {
+                float x = t[a];
+                t[a] = t[b];
+                t[b] = x;
+            }
+    return t[reps / 2];
+}
+
+struct shape {
+    int threads, tile, outputs_per_block;
+};
+
+int main(void)
+{
+    char why[160];
+    if (kit_gpu_count(why, sizeof why) == 0) {
+        printf("merge_bench skipped: %s\n", why);
+        return 0;
+    }
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    const int reps = 7;
+    const shape basic_shapes[] = {{128, 0, 1024}, {256, 0, 2048}, {256, 0, 4096}};
+    const shape tiled_shapes[] = {{128, 1024, 8192}, {256, 2048, 16384}, {256, 4096, 32768}, {512, 4096, 65536}};
+    printf("%-10s %-9s %12s %10s %9s %9s  %s\n", "n", "kernel", "ms", "Gkeys/s", "of copy", "x thrust", "best shape");
+    for (int lg = 20; lg <= 28; lg += 2) {
+        int total = 1 << lg, m = total / 2, n = total - m;
+        int *d_A, *d_B, *d_C, *d_ref;
+        CUDA_CHECK(cudaMalloc(&d_A, (size_t)m * 4));
+        CUDA_CHECK(cudaMalloc(&d_B, (size_t)n * 4));
+        CUDA_CHECK(cudaMalloc(&d_C, (size_t)total * 4));
+        CUDA_CHECK(cudaMalloc(&d_ref, (size_t)total * 4));
+        sorted_random(d_A, m, 1);
+        sorted_random(d_B, n, 2);
+        thrust::device_ptr<int> A(d_A), B(d_B), C(d_C), R(d_ref);
+        float copy = time_ms([&] { CUDA_CHECK(cudaMemcpy(d_C, d_ref, (size_t)total * 4, cudaMemcpyDeviceToDevice)); }, reps);
+        float thr = time_ms([&] { thrust::merge(A, A + m, B, B + n, R); }, reps);
+        double keys = (double)total;
+        printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, "d2d copy", copy, keys / copy * 1e-6, 100.0, thr / copy,
+               "cudaMemcpy of C's size");
+        printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, "thrust", thr, keys / thr * 1e-6, 100.0 * copy / thr,
+               1.0, "thrust::merge");
+        for (int kernel = 0; kernel < 3; kernel++) {
+            const shape *shapes = kernel == 0 ? basic_shapes : tiled_shapes;
+            int nshapes = kernel == 0 ? 3 : 4;
+            float best = 1e30f;
+            shape best_shape = shapes[0];
+            for (int s = 0; s < nshapes; s++) {
+                shape sh = shapes[s];
+                int blocks = (total + sh.outputs_per_block - 1) / sh.outputs_per_block;
+                auto launch = [&] {
+                    if (kernel == 0)
+                        KIT_LAUNCH(merge_basic_kernel<int>, blocks, sh.threads, 0, d_A, m, d_B, n, d_C);
+                    else if (kernel == 1)
+                        KIT_LAUNCH(merge_tiled_kernel<int>, blocks, sh.threads, merge_tiled_shared_bytes<int>(sh.tile),
+                                   d_A, m, d_B, n, d_C, sh.tile);
+                    else
+                        KIT_LAUNCH(merge_circular_kernel<int>, blocks, sh.threads,
+                                   merge_circular_shared_bytes<int>(sh.tile), d_A, m, d_B, n, d_C, sh.tile);
+                    CUDA_CHECK_LAUNCH();
+                };
+                CUDA_CHECK(cudaMemset(d_C, 0, (size_t)total * 4));
+                float ms = time_ms(launch, reps);
+                if (!thrust::equal(C, C + total, R)) {
+                    printf("FAIL: kernel %d with %d threads, tile %d gives a wrong merge at 2^%d\n", kernel, sh.threads,
+                           sh.tile, lg);
+                    return 1;
+                }
+                if (ms < best) {
+                    best = ms;
+                    best_shape = sh;
+                }
+            }
+            const char *name = kernel == 0 ? "basic" : kernel == 1 ? "tiled" : "circular";
+            char desc[96];
+            snprintf(desc, sizeof desc, "%d threads, tile %d, %d outputs per block", best_shape.threads,
+                     best_shape.tile, best_shape.outputs_per_block);
+            printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, name, best, keys / best * 1e-6,
+                   100.0 * copy / best, thr / best, desc);
+        }
+        CUDA_CHECK(cudaFree(d_A));
+        CUDA_CHECK(cudaFree(d_B));
+        CUDA_CHECK(cudaFree(d_C));
+        CUDA_CHECK(cudaFree(d_ref));
+    }
+    printf("(\"of copy\": the copy's time over the kernel's; \"x thrust\": thrust's time over the kernel's; times are medians of %d)\n",
+           reps);
+    return 0;
+}

@@ -1,0 +1,170 @@
+/*
+ * What the merge-kernel labs (3 to 5) share: running a lab's kernel on host
+ * arrays through device memory, its driver, and its answer to the grader.
+ * Each lab provides only a launcher for its kernel.
+ */
+#ifndef KIT_MERGE_RUN_CUH
+#define KIT_MERGE_RUN_CUH
+
+#include <string.h>
+
+#include "kit.h"
+#include "kit_cuda.h"
+
+/** How a merge kernel is launched. */
+struct kit_merge_cfg {
+    int blocks;  /**< thread blocks */
+    int threads; /**< threads per block */
+    int tile;    /**< elements of A and of B a tiled kernel keeps in shared memory (unused by lab 3) */
+};
+
+/** A lab's launcher: KIT_LAUNCHes its kernel for element type t on device arrays. */
+typedef void (*kit_merge_launch_fn)(kit_type t, const void *d_A, int m, const void *d_B, int n, void *d_C,
+                                    kit_merge_cfg cfg);
+
+/** A merge-kernel lab as the shared harness sees it. */
+struct kit_merge_lab {
+    const char *task;          /**< "<lab>:<task>", reported when the kernel is a skeleton */
+    const char *what;          /**< one line for the driver's --help */
+    kit_merge_launch_fn launch;
+};
+
+/** The launch the kit uses when none is given: 128 threads, tiles of 1024, about 4096 outputs per block. */
+static inline kit_merge_cfg kit_merge_default_cfg(long long total)
+{
+    kit_merge_cfg c = {(int)((total + 4095) / 4096), 128, 1024};
+    if (c.blocks < 1)
+        c.blocks = 1;
+    if (c.blocks > 65535)
+        c.blocks = 65535;
+    return c;
+}
+
+/**
+ * Runs the lab's kernel: copies A and B to the device, fills C with 0xA5
+ * bytes, launches, and copies C back. A and B are overwritten with what the
+ * device holds after the kernel, so a caller can tell if the kernel wrote to them.
+ * @return 0 when the kernel ran, 1 when it reached a skeleton, -1 when the
+ *         launch or the kernel failed (the reason is in @p msg)
+ */
+static inline int kit_merge_run(const kit_merge_lab *lab, kit_type t, void *A, int m, void *B, int n, void *C,
+                                kit_merge_cfg cfg, char *msg, size_t len)
+{
+    size_t size = kit_type_size(t), total = (size_t)m + (size_t)n;
+    void *d_A = kit_device_copy(A, (size_t)m * size), *d_B = kit_device_copy(B, (size_t)n * size), *d_C;
+    CUDA_CHECK(cudaMalloc(&d_C, total * size + 1));
+    CUDA_CHECK(cudaMemset(d_C, 0xA5, total * size));
+    kit_not_implemented_reset();
+    (void)cudaGetLastError();
+    lab->launch(t, d_A, m, d_B, n, d_C, cfg);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    int rc = 0;
+    if (e != cudaSuccess) {
+        snprintf(msg, len, "the launch of %d blocks of %d threads (tile %d) failed: %s (%s)", cfg.blocks, cfg.threads,
+                 cfg.tile, cudaGetErrorString(e), cudaGetErrorName(e));
+        rc = -1;
+    } else if (kit_device_not_implemented(lab->task)) {
+        rc = 1;
+    } else {
+        CUDA_CHECK(cudaMemcpy(C, d_C, total * size, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(A, d_A, (size_t)m * size, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(B, d_B, (size_t)n * size, cudaMemcpyDeviceToHost));
+    }
+    cudaFree(d_A);
+    cudaFree(d_B);
+    cudaFree(d_C);
+    return rc;
+}
+
+/* The lab whose requests kit_merge_serve answers (kit_serve takes a plain function). */
+static const kit_merge_lab *kit_merge_serving_;
+
+/* Grader request "merge": C = merge(A, B) by the kernel; Q is empty or holds blocks, threads, tile. */
+static inline int kit_merge_serve_one(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+{
+    uint64_t total = req->m + req->n;
+    kit_merge_cfg cfg = kit_merge_default_cfg((long long)total);
+    if (strcmp(req->op, "merge") != 0 || total > INT32_MAX || (req->q != 0 && req->q != 3)) {
+        snprintf(out->error, sizeof out->error, "this lab runs 'merge' with 0 or 3 launch values, not '%s' with %llu",
+                 req->op, (unsigned long long)req->q);
+        return -1;
+    }
+    if (req->q == 3) {
+        if (Q[0] < 1 || Q[0] > INT32_MAX || Q[1] < 1 || Q[1] > 1024 || Q[2] < 1 || Q[2] > INT32_MAX) {
+            snprintf(out->error, sizeof out->error, "bad launch values %lld %lld %lld", (long long)Q[0],
+                     (long long)Q[1], (long long)Q[2]);
+            return -1;
+        }
+        cfg.blocks = (int)Q[0];
+        cfg.threads = (int)Q[1];
+        cfg.tile = (int)Q[2];
+    }
+    size_t bytes = (size_t)total * kit_type_size((kit_type)req->type);
+    out->c = total;
+    out->C = kit_xmalloc(bytes);
+    memset(out->C, 0xA5, bytes);
+    int rc = kit_merge_run(kit_merge_serving_, (kit_type)req->type, A, (int)req->m, B, (int)req->n, out->C, cfg,
+                           out->error, sizeof out->error);
+    return rc < 0 ? -1 : 0; /* a skeleton shows up through kit_not_implemented_task() */
+}
+
+/** The whole main() of a merge-kernel lab's driver. */
+static inline int kit_merge_driver_main(const kit_merge_lab *lab, int argc, char **argv)
+{
+    kit_args a;
+    kit_merge_serving_ = lab;
+    int rc = kit_driver_begin(&a, argc, argv, lab->what, kit_merge_serve_one);
+    if (rc >= 0)
+        return rc;
+    size_t size = kit_type_size(a.type), total = (size_t)(a.m + a.n);
+    kit_merge_cfg cfg = kit_merge_default_cfg((long long)total);
+    cfg.blocks = a.blocks ? a.blocks : cfg.blocks;
+    cfg.threads = a.threads ? a.threads : cfg.threads;
+    cfg.tile = a.tile ? a.tile : cfg.tile;
+    void *A, *B, *C = kit_xmalloc(total * size), *ref = kit_xmalloc(total * size);
+    kit_driver_merge_input(&a, &A, &B);
+    kit_merge_ref(a.type, A, (size_t)a.m, B, (size_t)a.n, ref);
+    char msg[256];
+    double best = 1e30;
+    int status = 0;
+    for (int r = 0; r < a.repeat && status == 0; r++) {
+        double t0 = kit_now_s();
+        rc = kit_merge_run(lab, a.type, A, (int)a.m, B, (int)a.n, C, cfg, msg, sizeof msg);
+        double dt = kit_now_s() - t0;
+        best = dt < best ? dt : best;
+        if (rc == 1) {
+            printf("FAIL: not implemented: %s\n", lab->task);
+            status = 1;
+        } else if (rc < 0) {
+            printf("FAIL: %s\n", msg);
+            status = 1;
+        }
+    }
+    if (status == 0 && a.print) {
+        kit_print_array("A", a.type, A, (size_t)a.m);
+        kit_print_array("B", a.type, B, (size_t)a.n);
+        kit_print_array("C", a.type, C, total);
+    }
+    if (status == 0 && kit_verify(a.type, ref, C, total, msg, sizeof msg) >= 0) {
+        printf("FAIL: merge %s m=%lld n=%lld gen=%s, %d blocks of %d threads, tile %d: %s\n", kit_type_name(a.type), a.m,
+               a.n, kit_gen_name(a.gen), cfg.blocks, cfg.threads, cfg.tile, msg);
+        status = 1;
+    } else if (status == 0) {
+        printf("PASS: merge %s m=%lld n=%lld gen=%s seed=%llu, %d blocks of %d threads, tile %d: %.3f ms with copies"
+#ifdef KIT_CPU
+               " (CPU emulation)"
+#endif
+               "\n",
+               kit_type_name(a.type), a.m, a.n, kit_gen_name(a.gen), (unsigned long long)a.seed, cfg.blocks,
+               cfg.threads, cfg.tile, best * 1e3);
+    }
+    free(A);
+    free(B);
+    free(C);
+    free(ref);
+    return status;
+}
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * Lab 3, basic merge kernel: the one file you edit for this lab.
+ * It uses your merge_sequential (lab 1) and co_rank (lab 2).
+ * The handout is handouts/03-basic-merge.md; `make check LAB=03` runs the tests.
+ */
+#ifndef LAB03_MERGE_BASIC_CUH
+#define LAB03_MERGE_BASIC_CUH
+
+#include "co_rank.cuh"
+#include "kit_lab.h"
+#include "merge_sequential.cuh"
+
+/**
+ * Merges sorted A and B into C with every thread of the grid: the output is
+ * cut into one contiguous share per thread, ceil((m + n) / threads) elements
+ * each (the last shares may be shorter or empty); each thread finds where its
+ * share starts and ends in A and B with co_rank and merges it from global
+ * memory with merge_sequential.
+ *
+ * Launch: any 1-D grid of 1-D blocks; no shared memory.
+ * @param[in]  A sorted, m elements (global memory)
+ * @param[in]  B sorted, n elements
+ * @param[out] C m + n elements: the stable merge
+ */
+template <typename T>
+__global__ void merge_basic_kernel(const T *A, int m, const T *B, int n, T *C)
+{
+    /* Your code here: this thread's share of C, its co-ranks, and a merge_sequential call. */
+    (void)A; (void)m; (void)B; (void)n; (void)C;
+    KIT_NOT_IMPLEMENTED("03-basic-merge:kernel");
+}
+
+#endif
