@@ -78,7 +78,10 @@ int main(void)
     printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
     const int reps = 7;
     const shape basic_shapes[] = {{128, 0, 1024}, {256, 0, 2048}, {256, 0, 4096}};
-    const shape tiled_shapes[] = {{128, 1024, 8192}, {256, 2048, 16384}, {256, 4096, 32768}, {512, 4096, 65536}};
+    const shape tiled_shapes[] = {{128, 1024, 8192},   {256, 2048, 16384}, {256, 4096, 32768},
+                                  {512, 4096, 65536},  {128, 2048, 32768}, {256, 2048, 65536}};
+    KIT_ALLOW_SHARED(merge_tiled_kernel<int>, merge_tiled_shared_bytes<int>(4096));
+    KIT_ALLOW_SHARED(merge_circular_kernel<int>, merge_circular_shared_bytes<int>(4096, 512));
     printf("%-10s %-9s %12s %10s %9s %9s  %s\n", "n", "kernel", "ms", "Gkeys/s", "of copy", "x thrust", "best shape");
     for (int lg = 20; lg <= 28; lg += 2) {
         int total = 1 << lg, m = total / 2, n = total - m;
@@ -99,7 +102,7 @@ int main(void)
                1.0, "thrust::merge");
         for (int kernel = 0; kernel < 3; kernel++) {
             const shape *shapes = kernel == 0 ? basic_shapes : tiled_shapes;
-            int nshapes = kernel == 0 ? 3 : 4;
+            int nshapes = kernel == 0 ? 3 : 6;
             float best = 1e30f;
             shape best_shape = shapes[0];
             for (int s = 0; s < nshapes; s++) {
@@ -113,7 +116,7 @@ int main(void)
                                    d_A, m, d_B, n, d_C, sh.tile);
                     else
                         KIT_LAUNCH(merge_circular_kernel<int>, blocks, sh.threads,
-                                   merge_circular_shared_bytes<int>(sh.tile), d_A, m, d_B, n, d_C, sh.tile);
+                                   merge_circular_shared_bytes<int>(sh.tile, sh.threads), d_A, m, d_B, n, d_C, sh.tile);
                     CUDA_CHECK_LAUNCH();
                 };
                 CUDA_CHECK(cudaMemset(d_C, 0, (size_t)total * 4));

@@ -38,7 +38,7 @@ static void run(const launch *l)
     int *d_C;
     CUDA_CHECK(cudaMalloc(&d_C, (l->m + l->n) * sizeof(int)));
     if (l->circular)
-        KIT_LAUNCH(merge_circular_kernel<int>, l->blocks, l->threads, merge_circular_shared_bytes<int>(l->tile), d_A,
+        KIT_LAUNCH(merge_circular_kernel<int>, l->blocks, l->threads, merge_circular_shared_bytes<int>(l->tile, l->threads), d_A,
                    l->m, d_B, l->n, d_C, l->tile);
     else
         KIT_LAUNCH(merge_tiled_kernel<int>, l->blocks, l->threads, merge_tiled_shared_bytes<int>(l->tile), d_A, l->m,

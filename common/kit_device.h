@@ -124,6 +124,18 @@ extern __shared__ __align__(16) unsigned char kit_dynamic_smem_[];
 #endif
 
 /**
+ * Lets a kernel use more than the default 48 KiB of dynamic shared memory
+ * (up to the GPU's limit: 227 KiB on Hopper). A no-op in the CPU build, whose
+ * limit kit_cpu_launch checks itself.
+ */
+#ifdef KIT_CPU
+#define KIT_ALLOW_SHARED(kernel, bytes) ((void)(bytes))
+#else
+#define KIT_ALLOW_SHARED(kernel, bytes) \
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(bytes)))
+#endif
+
+/**
  * Launches a kernel: `KIT_LAUNCH(kernel, grid, block, shared_bytes, args...)`.
  * On the GPU it is kernel<<<grid, block, shared_bytes>>>(args...); in the CPU
  * build it runs the grid on the CPU before returning. Check it with

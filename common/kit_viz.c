@@ -83,6 +83,33 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The distinct ordinals of the view's warp, ascending; *ords is NULL when there are none. Returns -1 out of memory. */
+static int warp_ordinals(const kit_viz_view *v, const kit_access *acc, size_t n, uint32_t **ords, size_t *count)
+{
+    size_t m = 0;
+    *ords = NULL;
+    *count = 0;
+    for (size_t x = 0; x < n; x++)
+        m += in_warp(v, &acc[x]);
+    if (m == 0)
+        return 0;
+    uint32_t *ord = malloc(m * sizeof *ord);
+    if (!ord)
+        return -1;
+    size_t k = 0;
+    for (size_t x = 0; x < n; x++)
+        if (in_warp(v, &acc[x]))
+            ord[k++] = acc[x].ordinal;
+    qsort(ord, m, sizeof *ord, cmp_u32);
+    size_t distinct = 0;
+    for (size_t x = 0; x < m; x++)
+        if (distinct == 0 || ord[x] != ord[distinct - 1])
+            ord[distinct++] = ord[x];
+    *ords = ord;
+    *count = distinct;
+    return 0;
+}
+
 int kit_viz_warp_steps(const kit_viz_view *v, const kit_access *acc, size_t n, uint32_t **ordinals, size_t *count,
                        char *err, size_t errlen)
 {
@@ -94,29 +121,14 @@ int kit_viz_warp_steps(const kit_viz_view *v, const kit_access *acc, size_t n, u
     if (kit_bank_simulate(&v->model, acc, n, &rep, err, errlen) != 0)
         return -1; /* the simulator's own checks: sizes, thread and block limits */
     kit_bank_free(&rep);
-    size_t m = 0;
-    for (size_t x = 0; x < n; x++)
-        m += in_warp(v, &acc[x]);
-    if (m == 0) {
+    if (warp_ordinals(v, acc, n, ordinals, count) != 0) {
+        snprintf(err, errlen, "out of memory listing the steps of %zu accesses", n);
+        return -1;
+    }
+    if (*count == 0) {
         no_warp_message(v, acc, n, err, errlen);
         return -1;
     }
-    uint32_t *ord = malloc(m * sizeof *ord);
-    if (!ord) {
-        snprintf(err, errlen, "out of memory listing %zu steps", m);
-        return -1;
-    }
-    size_t k = 0;
-    for (size_t x = 0; x < n; x++)
-        if (in_warp(v, &acc[x]))
-            ord[k++] = acc[x].ordinal;
-    qsort(ord, m, sizeof *ord, cmp_u32);
-    size_t distinct = 0;
-    for (size_t x = 0; x < m; x++)
-        if (distinct == 0 || ord[x] != ord[distinct - 1])
-            ord[distinct++] = ord[x];
-    *ordinals = ord;
-    *count = distinct;
     return 0;
 }
 
@@ -222,6 +234,10 @@ int kit_viz_grid_build(const kit_viz_view *v, long step, const kit_access *acc, 
         }
     if (kit_bank_simulate(m, mine, nmine, &rep, err, errlen) != 0)
         goto fail; /* bad sizes or thread ids, in the simulator's words */
+    size_t nords;
+    if (warp_ordinals(v, acc, n, &ords, &nords) != 0)
+        goto oom;
+    g->warp_steps = (uint32_t)nords;
     if (step == KIT_VIZ_FIRST_STEP)
         step = low_ord;
     if (step >= 0) {
@@ -229,34 +245,20 @@ int kit_viz_grid_build(const kit_viz_view *v, long step, const kit_access *acc, 
             if (mine[x].ordinal == (uint32_t)step)
                 chosen[nchosen++] = mine[x];
         if (nchosen == 0) {
-            size_t nords;
-            kit_bank_free(&rep);
-            if (kit_viz_warp_steps(v, acc, n, &ords, &nords, err, errlen) != 0)
-                goto fail;
             snprintf(err, errlen,
-                     "step %ld does not exist: warp %" PRIu32 " of block %" PRIu32 " has %zu steps, ordinals %" PRIu32 " .. %" PRIu32,
-                     step, v->warp, v->block, nords, ords[0], ords[nords - 1]);
+                     "step %ld does not exist: warp %" PRIu32 " of block %" PRIu32 " has %zu step%s, ordinals %" PRIu32 " .. %" PRIu32,
+                     step, v->warp, v->block, nords, nords == 1 ? "" : "s", ords[0], ords[nords - 1]);
             goto fail;
         }
-        g->warp_steps = (uint32_t)(rep.load.steps + rep.store.steps);
         kit_bank_free(&rep);
         if (kit_bank_simulate(m, chosen, nchosen, &rep, err, errlen) != 0)
             goto fail;
-    } else {
-        g->warp_steps = (uint32_t)(rep.load.steps + rep.store.steps);
     }
+    free(ords);
+    ords = NULL;
     g->load = rep.load;
     g->store = rep.store;
     kit_bank_free(&rep);
-    /* Distinct ordinals, for the legend: a step with loads and stores is one ordinal but two simulator steps. */
-    {
-        size_t nords;
-        if (kit_viz_warp_steps(v, acc, n, &ords, &nords, err, errlen) != 0)
-            goto fail;
-        g->warp_steps = (uint32_t)nords;
-        free(ords);
-        ords = NULL;
-    }
 
     uint64_t low = UINT64_MAX, high = 0;
     for (size_t x = 0; x < nmine; x++) {
@@ -419,7 +421,7 @@ static void text_counts(FILE *f, const kit_viz_view *v, const kit_viz_grid *g)
         if (g->step >= 0)
             fprintf(f, "%s in %s %ld: ", kind[k], step_word(v), g->step);
         else
-            fprintf(f, "%s in all %" PRIu32 " %ss: ", kind[k], g->warp_steps, step_word(v));
+            fprintf(f, "%s in all %" PRIu64 " %s%s: ", kind[k], cnt[k]->steps, step_word(v), cnt[k]->steps == 1 ? "" : "s");
         fprintf(f, "papers' cost %" PRIu64 ", profiler conflicts %" PRIu64 "\n", cnt[k]->cost, cnt[k]->conflicts);
     }
 }
@@ -543,7 +545,7 @@ static void xml_put(FILE *f, const char *s)
 
 /*
  * Splits text into lines of at most width characters, breaking at blanks (a
- * longer word gets a line of its own). Returns the number of lines; with out
+ * longer word gets a line of its own). Returns the number of lines; with f
  * non-NULL, also writes each line as a <text> element, line_h apart from y.
  */
 static int svg_wrapped(FILE *f, const char *s, size_t width, int x, int y, int line_h, const char *attrs)
@@ -637,7 +639,8 @@ int kit_viz_render_svg(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, si
         count_lines = k > count_lines ? k : count_lines;
     }
     int present[KIT_VIZ_CAT_COUNT];
-    int cats = any_category(g0, present), shared = any_shared(v, g0), dividers = any_divider(v, g0);
+    any_category(g0, present);
+    int shared = any_shared(v, g0), dividers = any_divider(v, g0);
     describe(v, g0, desc, sizeof desc);
 
     /* Heights first, so the <svg> element can state its size. */
@@ -647,7 +650,7 @@ int kit_viz_render_svg(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, si
     int top = SVG_MARGIN + title_lines * 18 + (note_lines + desc_lines) * SVG_LINE + 8;
     int grid_top = top + 22, grid_h = (int)g0->w * SVG_CELL_H;
     int legend_top = grid_top + grid_h + 8 + count_lines * SVG_LINE + 12;
-    int legend_items = 2 * highlighted + cats * 0 + shared + dividers;
+    int legend_items = 2 * highlighted + shared + dividers;
     for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
         legend_items += present[c];
     static const char cost_text[] =
@@ -830,7 +833,12 @@ static int apply_line(kit_viz_view *v, char *s, unsigned long lineno, char *err,
             goto bad;
         v->model.w = (unsigned)a;
         v->model.word_bytes = (unsigned)b;
-        return check_model(&v->model, err, errlen) == 0 ? 0 : (snprintf(err, errlen, "line %lu: bad model %" PRIu64 " %" PRIu64 " (w must lie in 1 .. %d, the word in 1 .. %d bytes)", lineno, a, b, KIT_VIZ_MAX_W, MAX_WORD_BYTES), -1);
+        if (check_model(&v->model, err, errlen) != 0) {
+            snprintf(err, errlen, "line %lu: bad model '%" PRIu64 " %" PRIu64 "' (w lies in 1 .. %d, the word in 1 .. %d bytes)",
+                     lineno, a, b, KIT_VIZ_MAX_W, MAX_WORD_BYTES);
+            return -1;
+        }
+        return 0;
     }
     if (strcmp(s, "label") == 0) {
         if (strcmp(arg, "thread") == 0)

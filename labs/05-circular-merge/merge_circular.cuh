@@ -39,29 +39,43 @@ KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_s
     KIT_NOT_IMPLEMENTED("05-circular-merge:merge_sequential_circular");
 }
 
-/** Bytes of dynamic shared memory merge_circular_kernel needs: an A buffer, a B buffer, and two ints. */
-template <typename T>
-KIT_HD size_t merge_circular_shared_bytes(int tile)
+/** Where merge_circular_kernel stages output slot x of a round: one pad word per 32 keeps staging conflict-free. */
+KIT_HD inline int merge_circular_slot(int x)
 {
-    return 2 * (size_t)tile * sizeof(T) + 2 * sizeof(int);
+    return x + x / 32;
+}
+
+/**
+ * Bytes of dynamic shared memory merge_circular_kernel needs: an A buffer and
+ * a B buffer of `tile` keys, an output tile (padded), and threads + 3 ints.
+ */
+template <typename T>
+KIT_HD size_t merge_circular_shared_bytes(int tile, int threads)
+{
+    return (2 * (size_t)tile + (size_t)merge_circular_slot(tile)) * sizeof(T) + ((size_t)threads + 3) * sizeof(int);
 }
 
 /**
  * The tiled merge of lab 4, but the tiles are circular buffers: what a round
  * did not use stays in shared memory, and the next round loads only what is
- * missing, so every key is read from global memory once.
+ * missing, so every key is read from global memory once. The reference also
+ * avoids work the chapter repeats: each thread searches only where its share
+ * starts (its neighbour's start is where it ends), and the round's outputs
+ * are staged in shared memory, then written to C by consecutive threads.
  *
  * Launch: any 1-D grid of 1-D blocks, any tile >= 1; dynamic shared memory
- * merge_circular_shared_bytes<T>(tile), laid out as A buffer, B buffer, 2 ints.
+ * merge_circular_shared_bytes<T>(tile, blockDim.x), laid out as A buffer,
+ * B buffer, output tile, then ints.
  */
 template <typename T>
 __global__ void merge_circular_kernel(const T *A, int m, const T *B, int n, T *C, int tile)
 {
-    kit_shared<T> A_S = KIT_DYNAMIC_SHARED(T), B_S = A_S + tile;
-    kit_shared<int> block_rank(reinterpret_cast<int *>((B_S + tile).raw()));
+    kit_shared<T> A_S = KIT_DYNAMIC_SHARED(T), B_S = A_S + tile, C_S = B_S + tile;
+    kit_shared<int> ranks(reinterpret_cast<int *>((C_S + merge_circular_slot(tile)).raw())); /* blockDim.x + 3 ints */
     /* Your code here: lab 4's structure with circular buffers: refill only what is missing, find each
-       thread's share with co_rank_circular, merge it with merge_sequential_circular, advance the starts. */
-    (void)A; (void)m; (void)B; (void)n; (void)C; (void)A_S; (void)B_S; (void)block_rank;
+       thread's share with co_rank_circular, merge it with merge_sequential_circular (into C, or
+       staged in C_S), advance the starts. ranks[] holds blockDim.x + 3 ints for whatever you share. */
+    (void)A; (void)m; (void)B; (void)n; (void)C; (void)A_S; (void)B_S; (void)C_S; (void)ranks;
     KIT_NOT_IMPLEMENTED("05-circular-merge:kernel");
 }
 

@@ -35,6 +35,22 @@ KIT_HD circular_view<P> circular(P buf, int start, int size)
     circular_view<P> v = {buf, start, size};
     return v;
 }
+
+/* Output slot k of a thread whose share starts at `first`, in the padded output tile (see merge_circular_slot). */
+template <typename P>
+struct staged_view {
+    typedef kit_value_t<P> value_type;
+    P buf;
+    int first;
+    KIT_HD auto operator[](int k) const -> decltype(buf[0]) { return buf[(first + k) + (first + k) / 32]; }
+};
+
+template <typename P>
+KIT_HD staged_view<P> staged(P buf, int first)
+{
+    staged_view<P> v = {buf, first};
+    return v;
+}
 //@skeleton
 //@end
 
@@ -74,42 +90,57 @@ KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_s
     //@end
 }
 
-/** Bytes of dynamic shared memory merge_circular_kernel needs: an A buffer, a B buffer, and two ints. */
-template <typename T>
-KIT_HD size_t merge_circular_shared_bytes(int tile)
+/** Where merge_circular_kernel stages output slot x of a round: one pad word per 32 keeps staging conflict-free. */
+KIT_HD inline int merge_circular_slot(int x)
 {
-    return 2 * (size_t)tile * sizeof(T) + 2 * sizeof(int);
+    return x + x / 32;
+}
+
+/**
+ * Bytes of dynamic shared memory merge_circular_kernel needs: an A buffer and
+ * a B buffer of `tile` keys, an output tile (padded), and threads + 3 ints.
+ */
+template <typename T>
+KIT_HD size_t merge_circular_shared_bytes(int tile, int threads)
+{
+    return (2 * (size_t)tile + (size_t)merge_circular_slot(tile)) * sizeof(T) + ((size_t)threads + 3) * sizeof(int);
 }
 
 /**
  * The tiled merge of lab 4, but the tiles are circular buffers: what a round
  * did not use stays in shared memory, and the next round loads only what is
- * missing, so every key is read from global memory once.
+ * missing, so every key is read from global memory once. The reference also
+ * avoids work the chapter repeats: each thread searches only where its share
+ * starts (its neighbour's start is where it ends), and the round's outputs
+ * are staged in shared memory, then written to C by consecutive threads.
  *
  * Launch: any 1-D grid of 1-D blocks, any tile >= 1; dynamic shared memory
- * merge_circular_shared_bytes<T>(tile), laid out as A buffer, B buffer, 2 ints.
+ * merge_circular_shared_bytes<T>(tile, blockDim.x), laid out as A buffer,
+ * B buffer, output tile, then ints.
  */
 template <typename T>
 __global__ void merge_circular_kernel(const T *A, int m, const T *B, int n, T *C, int tile)
 {
-    kit_shared<T> A_S = KIT_DYNAMIC_SHARED(T), B_S = A_S + tile;
-    kit_shared<int> block_rank(reinterpret_cast<int *>((B_S + tile).raw()));
+    kit_shared<T> A_S = KIT_DYNAMIC_SHARED(T), B_S = A_S + tile, C_S = B_S + tile;
+    kit_shared<int> ranks(reinterpret_cast<int *>((C_S + merge_circular_slot(tile)).raw())); /* blockDim.x + 3 ints */
     //@answer
     int total = m + n, per_block = (int)(((long long)total + gridDim.x - 1) / gridDim.x);
     int C_curr = (int)min((long long)blockIdx.x * per_block, (long long)total);
     int C_next = min(C_curr + per_block, total);
     if (threadIdx.x == 0) {
-        block_rank[0] = co_rank(C_curr, A, m, B, n);
-        block_rank[1] = co_rank(C_next, A, m, B, n);
+        ranks[0] = co_rank(C_curr, A, m, B, n);
+        ranks[1] = co_rank(C_next, A, m, B, n);
     }
     __syncthreads();
-    int A_curr = block_rank[0], A_next = block_rank[1];
+    int A_curr = ranks[0], A_next = ranks[1];
     int B_curr = C_curr - A_curr, B_next = C_next - A_next;
     int C_length = C_next - C_curr, A_length = A_next - A_curr, B_length = B_next - B_curr;
+    __syncthreads(); /* ranks[] is reused below */
 
     int C_completed = 0, A_consumed = 0, B_consumed = 0;
     int A_S_start = 0, B_S_start = 0; /* where the unused keys begin in each buffer */
     int A_held = 0, B_held = 0;       /* how many unused keys each buffer holds */
+    int last = (int)blockDim.x;       /* ranks[t] is thread t's start; ranks[last] is what the round used */
     while (C_completed < C_length) {
         /* Refill each buffer up to min(tile, what is left), loading only the keys it does not hold yet:
            they come after the held ones, in global memory and in the buffer. The chapter's refill
@@ -127,19 +158,28 @@ __global__ void merge_circular_kernel(const T *A, int m, const T *B, int n, T *C
         B_held = B_want;
         __syncthreads();
 
+        /* Each thread searches where its share starts; the next thread's start is where it ends. */
         int C_round = min(tile, C_length - C_completed);
         int share = (C_round + (int)blockDim.x - 1) / (int)blockDim.x;
         int c_curr = min((int)threadIdx.x * share, C_round), c_next = min(c_curr + share, C_round);
-        /* Both co-ranks from the buffers' starts; the chapter shifts the starts for the second call
-           but keeps k = c_next, which counts the thread's first outputs twice. */
-        int a_curr = co_rank_circular(c_curr, A_S, A_held, B_S, B_held, A_S_start, B_S_start, tile);
-        int a_next = co_rank_circular(c_next, A_S, A_held, B_S, B_held, A_S_start, B_S_start, tile);
+        ranks[threadIdx.x] = co_rank_circular(c_curr, A_S, A_held, B_S, B_held, A_S_start, B_S_start, tile);
+        if (threadIdx.x == blockDim.x - 1)
+            ranks[last] = co_rank_circular(C_round, A_S, A_held, B_S, B_held, A_S_start, B_S_start, tile);
+        __syncthreads();
+        int a_curr = ranks[threadIdx.x];
+        int a_next = threadIdx.x + 1 < blockDim.x && c_next < C_round ? (int)ranks[threadIdx.x + 1] : (int)ranks[last];
         int b_curr = c_curr - a_curr, b_next = c_next - a_next;
-        merge_sequential_circular(A_S, a_next - a_curr, B_S, b_next - b_curr, C + C_curr + C_completed + c_curr,
-                                  (A_S_start + a_curr) % tile, (B_S_start + b_curr) % tile, tile);
 
-        int A_used = co_rank_circular(C_round, A_S, A_held, B_S, B_held, A_S_start, B_S_start, tile);
-        __syncthreads(); /* everyone is done with the buffers before they are refilled */
+        /* Merge into the padded output tile, then write it to C with consecutive threads. */
+        merge_sequential_circular(A_S, a_next - a_curr, B_S, b_next - b_curr, staged(C_S, c_curr),
+                                  (A_S_start + a_curr) % tile, (B_S_start + b_curr) % tile, tile);
+        int A_used = ranks[last];
+        __syncthreads();
+        for (int x = threadIdx.x; x < C_round; x += blockDim.x) {
+            kit_value_t<kit_shared<T>> v = C_S[merge_circular_slot(x)];
+            C[C_curr + C_completed + x] = v;
+        }
+
         int B_used = C_round - A_used;
         A_consumed += A_used;
         B_consumed += B_used;
@@ -148,11 +188,13 @@ __global__ void merge_circular_kernel(const T *A, int m, const T *B, int n, T *C
         B_held -= B_used;
         A_S_start = (A_S_start + A_used) % tile;
         B_S_start = (B_S_start + B_used) % tile;
+        __syncthreads(); /* the buffers, ranks and output tile are reused next round */
     }
     //@skeleton
     //@ /* Your code here: lab 4's structure with circular buffers: refill only what is missing, find each
-    //@    thread's share with co_rank_circular, merge it with merge_sequential_circular, advance the starts. */
-    //@ (void)A; (void)m; (void)B; (void)n; (void)C; (void)A_S; (void)B_S; (void)block_rank;
+    //@    thread's share with co_rank_circular, merge it with merge_sequential_circular (into C, or
+    //@    staged in C_S), advance the starts. ranks[] holds blockDim.x + 3 ints for whatever you share. */
+    //@ (void)A; (void)m; (void)B; (void)n; (void)C; (void)A_S; (void)B_S; (void)C_S; (void)ranks;
     //@ KIT_NOT_IMPLEMENTED("05-circular-merge:kernel");
     //@end
 }

@@ -8,8 +8,9 @@
 template <typename T>
 static void launch_typed(const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)
 {
-    KIT_LAUNCH(merge_tiled_kernel<T>, cfg.blocks, cfg.threads, merge_tiled_shared_bytes<T>(cfg.tile), (const T *)A, m,
-               (const T *)B, n, (T *)C, cfg.tile);
+    size_t bytes = merge_tiled_shared_bytes<T>(cfg.tile);
+    KIT_ALLOW_SHARED(merge_tiled_kernel<T>, bytes);
+    KIT_LAUNCH(merge_tiled_kernel<T>, cfg.blocks, cfg.threads, bytes, (const T *)A, m, (const T *)B, n, (T *)C, cfg.tile);
 }
 
 static void launch_tiled(kit_type t, const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)

@@ -8,8 +8,9 @@
 template <typename T>
 static void launch_typed(const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)
 {
-    KIT_LAUNCH(merge_circular_kernel<T>, cfg.blocks, cfg.threads, merge_circular_shared_bytes<T>(cfg.tile), (const T *)A, m,
-               (const T *)B, n, (T *)C, cfg.tile);
+    size_t bytes = merge_circular_shared_bytes<T>(cfg.tile, cfg.threads);
+    KIT_ALLOW_SHARED(merge_circular_kernel<T>, bytes);
+    KIT_LAUNCH(merge_circular_kernel<T>, cfg.blocks, cfg.threads, bytes, (const T *)A, m, (const T *)B, n, (T *)C, cfg.tile);
 }
 
 static void launch_circular(kit_type t, const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)
