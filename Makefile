@@ -53,6 +53,7 @@ LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(
 SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
 SOL_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol-cpu/$(l)/test)
 STUDENT_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test)
+CPU_DRIVERS := $(foreach v,sol-cpu student-cpu,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 BANKVIZ := $(BUILD)/tools/bankviz
 BANKCHECK := $(BUILD)/tools/bankcheck $(BUILD)/cpu/tools/bankcheck
 KIT_TESTS := $(BUILD)/tests/test_common $(BUILD)/tests/test_cuda $(BUILD)/tests/test_bank $(BUILD)/tests/test_viz \
@@ -240,10 +241,10 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 # ---- the jobs ------------------------------------------------------------------
 test:
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(GRADER) $(SKELGEN) $(LAB_DRIVERS)
+	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(GRADER) $(SKELGEN) $(LAB_DRIVERS) $(CPU_DRIVERS)
 	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) \
 	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) \
-	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)"
+	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)"
 
 grade:
 	@bash mk/deps.sh
@@ -265,8 +266,10 @@ check:
 run:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make run: say which lab, e.g. make run LAB=01 ARGS=\"--print\" (labs: $(LABS))" >&2; exit 2; fi
-	@$(MAKE) --no-print-directory $(BUILD)/labs/student/$(LABDIR)/driver
-	$(Q)$(BUILD)/labs/student/$(LABDIR)/driver $(ARGS)
+	@$(MAKE) --no-print-directory $(BUILD)/labs/student/$(LABDIR)/driver $(BUILD)/labs/student-cpu/$(LABDIR)/driver
+	$(Q)if nvidia-smi -L >/dev/null 2>&1; then $(BUILD)/labs/student/$(LABDIR)/driver $(ARGS); \
+	  else echo "(no GPU here: running the CPU build, kernels on the kit's CPU emulation)"; \
+	  $(BUILD)/labs/student-cpu/$(LABDIR)/driver $(ARGS); fi
 
 skeletons: $(SKELGEN)
 	$(Q)for f in $(SOLUTION_FILES); do \

@@ -54,7 +54,7 @@ int kit_args_parse(kit_args *a, int argc, char **argv, char *err, size_t errlen)
         if (strcmp(opt, "--serve") == 0) { a->serve = 1; continue; }
 
         static const char *const valued[] = {"--m", "--n", "--type", "--gen", "--seed", "--k", "--repeat",
-                                             "--blocks", "--threads", "--tile"};
+                                             "--blocks", "--threads", "--tile", "--trace"};
         int known = 0;
         for (size_t v = 0; v < sizeof valued / sizeof valued[0]; v++)
             known |= strcmp(opt, valued[v]) == 0;
@@ -81,6 +81,9 @@ int kit_args_parse(kit_args *a, int argc, char **argv, char *err, size_t errlen)
         } else if (strcmp(opt, "--repeat") == 0) {
             bad = parse_ll(val, 1, 1000000, &ll);
             a->repeat = (int)ll;
+        } else if (strcmp(opt, "--trace") == 0) {
+            bad = val[0] == '\0';
+            a->trace = val;
         } else if (strcmp(opt, "--blocks") == 0 || strcmp(opt, "--tile") == 0) {
             bad = parse_ll(val, 1, INT32_MAX, &ll);
             *(opt[2] == 'b' ? &a->blocks : &a->tile) = (int)ll;
@@ -126,6 +129,7 @@ void kit_args_usage(void *out, const char *prog, const char *what)
     fprintf(f, "  --blocks N     thread blocks of a kernel launch (kernel labs; default: the lab's choice)\n");
     fprintf(f, "  --threads N    threads per block, 1 .. 1024 (kernel labs)\n");
     fprintf(f, "  --tile N       elements of A and of B per shared-memory tile (tiled labs)\n");
+    fprintf(f, "  --trace FILE   write the kernel's shared-memory accesses to FILE (CPU build; see bankviz)\n");
     fprintf(f, "  --print        print the inputs and the output\n");
     fprintf(f, "  --serve        answer one grader request on stdin (used by the grader)\n");
 }

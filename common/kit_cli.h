@@ -22,6 +22,7 @@ typedef struct kit_args {
     int tile;         /**< --tile: elements of A (and of B) per shared-memory tile, 0 for the lab's choice */
     int print;        /**< --print: print the arrays */
     int serve;        /**< --serve: answer one grader request on stdin/stdout */
+    const char *trace; /**< --trace FILE: write the kernel's shared-memory trace there (CPU build), or NULL */
 } kit_args;
 
 /** Fills @p a with the kit's defaults: m = n = 1000, i32, random, seed 1, no k, 1 repeat. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kit.h"
+#include "kit_bank.h"
 #include "kit_cuda.h"
 
 /** How a merge kernel is launched. */
@@ -110,6 +111,36 @@ static inline int kit_merge_serve_one(const kit_req *req, void *A, void *B, cons
     return rc < 0 ? -1 : 0; /* a skeleton shows up through kit_not_implemented_task() */
 }
 
+#ifdef KIT_CPU
+/* Stops the trace, writes it to `path` and prints the simulator's counts for it; returns 0 or -1. */
+static inline int kit_merge_write_trace(const char *path)
+{
+    kit_access *acc;
+    size_t n = kit_cpu_trace_stop(&acc);
+    FILE *f = fopen(path, "w");
+    int rc = f && kit_trace_write(f, acc, n) == 0 ? 0 : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc != 0) {
+        fprintf(stderr, "cannot write the trace to %s\n", path);
+    } else {
+        kit_bank_model model = {32, 4};
+        kit_bank_report r;
+        char err[160];
+        if (kit_bank_simulate(&model, acc, n, &r, err, sizeof err) == 0) {
+            printf("trace: %zu shared accesses in %s; loads: %llu steps, papers' cost %llu, %llu conflicts; "
+                   "stores: %llu steps, %llu conflicts\n",
+                   n, path, (unsigned long long)r.load.steps, (unsigned long long)r.load.cost,
+                   (unsigned long long)r.load.conflicts, (unsigned long long)r.store.steps,
+                   (unsigned long long)r.store.conflicts);
+            kit_bank_free(&r);
+        }
+    }
+    free(acc);
+    return rc;
+}
+#endif
+
 /** The whole main() of a merge-kernel lab's driver. */
 static inline int kit_merge_driver_main(const kit_merge_lab *lab, int argc, char **argv)
 {
@@ -123,6 +154,13 @@ static inline int kit_merge_driver_main(const kit_merge_lab *lab, int argc, char
     cfg.blocks = a.blocks ? a.blocks : cfg.blocks;
     cfg.threads = a.threads ? a.threads : cfg.threads;
     cfg.tile = a.tile ? a.tile : cfg.tile;
+#ifndef KIT_CPU
+    if (a.trace) {
+        fprintf(stderr, "%s: --trace needs the CPU build (build/labs/student-cpu/...; make run uses it without a GPU)\n",
+                argv[0]);
+        return 2;
+    }
+#endif
     void *A, *B, *C = kit_xmalloc(total * size), *ref = kit_xmalloc(total * size);
     kit_driver_merge_input(&a, &A, &B);
     kit_merge_ref(a.type, A, (size_t)a.m, B, (size_t)a.n, ref);
@@ -130,9 +168,17 @@ static inline int kit_merge_driver_main(const kit_merge_lab *lab, int argc, char
     double best = 1e30;
     int status = 0;
     for (int r = 0; r < a.repeat && status == 0; r++) {
+#ifdef KIT_CPU
+        if (a.trace && r == 0)
+            kit_cpu_trace_start();
+#endif
         double t0 = kit_now_s();
         rc = kit_merge_run(lab, a.type, A, (int)a.m, B, (int)a.n, C, cfg, msg, sizeof msg);
         double dt = kit_now_s() - t0;
+#ifdef KIT_CPU
+        if (a.trace && r == 0 && kit_merge_write_trace(a.trace) != 0)
+            status = 2;
+#endif
         best = dt < best ? dt : best;
         if (rc == 1) {
             printf("FAIL: not implemented: %s\n", lab->task);

@@ -925,6 +925,29 @@ static void test_args_every_option(void)
     KIT_ASSERT_MSG(rc == 0 && a.m == INT32_MAX, "m + n = INT32_MAX: expected 0, got %d (%s)", rc, err);
 }
 
+/* The kernel labs' options: launch shape, tile, and a trace file. */
+static void test_args_launch_options(void)
+{
+    const char *opts[] = {"--blocks", "7", "--threads", "96", "--tile", "100", "--trace", "out.trace", NULL};
+    kit_args a;
+    char err[160];
+    int rc = parse_opts(&a, err, sizeof err, opts);
+    KIT_ASSERT_MSG(rc == 0 && a.blocks == 7 && a.threads == 96 && a.tile == 100 && a.trace &&
+                       strcmp(a.trace, "out.trace") == 0,
+                   "expected 0, 7 96 100 out.trace; got %d, %d %d %d %s (%s)", rc, a.blocks, a.threads, a.tile,
+                   a.trace ? a.trace : "(null)", err);
+    kit_args_defaults(&a);
+    KIT_ASSERT_MSG(a.blocks == 0 && a.threads == 0 && a.tile == 0 && a.trace == NULL,
+                   "defaults: expected 0 0 0 NULL, got %d %d %d %p", a.blocks, a.threads, a.tile, (const void *)a.trace);
+    const char *bad[][3] = {{"--threads", "1025", NULL}, {"--threads", "0", NULL}, {"--blocks", "0", NULL},
+                            {"--tile", "-4", NULL},      {"--trace", "", NULL},     {"--blocks", "2147483648", NULL}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        rc = parse_opts(&a, err, sizeof err, bad[i]);
+        KIT_ASSERT_MSG(rc == -1 && strstr(err, bad[i][0]) != NULL, "%s '%s': expected -1 naming the option, got %d (%s)",
+                       bad[i][0], bad[i][1], rc, err);
+    }
+}
+
 static void test_args_help(void)
 {
     kit_args a;
@@ -1936,6 +1959,7 @@ static void register_tests(void)
     CU_pSuite cli = kit_test_suite("command line");
     kit_test_add(cli, "defaults", test_args_defaults);
     kit_test_add(cli, "every option", test_args_every_option);
+    kit_test_add(cli, "launch shape, tile and trace options", test_args_launch_options);
     kit_test_add(cli, "--help", test_args_help);
     kit_test_add(cli, "bad options name themselves", test_args_errors);
     kit_test_add(cli, "negative seed behind a space", test_args_seed_sign_behind_space);
