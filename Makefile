@@ -53,6 +53,7 @@ LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(
 SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
 SOL_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol-cpu/$(l)/test)
 STUDENT_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test)
+STUDENT_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student-cpu/$(l)/test)
 CPU_DRIVERS := $(foreach v,sol-cpu student-cpu,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 BANKVIZ := $(BUILD)/tools/bankviz
 BANKCHECK := $(BUILD)/tools/bankcheck $(BUILD)/cpu/tools/bankcheck
@@ -241,7 +242,7 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 # ---- the jobs ------------------------------------------------------------------
 test:
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(GRADER) $(SKELGEN) $(LAB_DRIVERS) $(CPU_DRIVERS)
+	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(GRADER) $(SKELGEN) $(LAB_DRIVERS) $(CPU_DRIVERS)
 	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) \
 	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) \
 	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)"

@@ -24,7 +24,7 @@ done
 
 for spec in labs/*/grading.spec; do
     lab=$(basename "$(dirname "$spec")")
-    test="$build/labs/student/$lab/test"
+    test="$build/labs/student-cpu/$lab/test" # the CPU build runs every suite, kernels included
     out=$(timeout 120 "$test" 2>&1)
     status=$?
     if [ $status -ge 124 ]; then
