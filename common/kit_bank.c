@@ -147,6 +147,18 @@ int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t
     out->blocks = n ? max_block + 1 : 0;
     out->warps = n ? max_thread / model->w + 1 : 0;
     size_t nwarps = (size_t)out->blocks * out->warps;
+    /* The sort key packs (global warp, ordinal, load/store) into 64 bits; refuse a trace that would not fit. */
+    int key_bits = 1;
+    for (uint64_t v = max_ordinal; v > 1; v >>= 1)
+        key_bits++;
+    for (uint64_t v = nwarps; v > 1; v >>= 1)
+        key_bits++;
+    if (key_bits + 1 > 64) {
+        snprintf(err, errlen, "trace too large to sort: %zu warps and ordinals up to %u need %d key bits (at most 64)",
+                 nwarps, max_ordinal, key_bits + 1);
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
     out->block_load = calloc(out->blocks + 1, sizeof(kit_bank_count));
     out->block_store = calloc(out->blocks + 1, sizeof(kit_bank_count));
     out->warp_load = calloc(nwarps + 1, sizeof(kit_bank_count));

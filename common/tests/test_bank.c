@@ -1,4 +1,7 @@
-/* Tests of the bank-conflict simulator (kit_bank.h) on hand-computed cases, and of the text trace format. */
+/* Unit tests of the bank-conflict simulator and the trace format (common/kit_bank.h), against counts worked out by hand. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,261 +9,530 @@
 #include "kit_bank.h"
 #include "kit_test.h"
 
-static const kit_bank_model W32 = {32, 4};
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_ACC 4096
 
-static kit_access acc_at(uint32_t block, uint32_t thread, uint32_t ordinal, uint32_t addr, uint8_t size, uint8_t write)
+static const kit_bank_model gpu = {32, 4};
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+static kit_access acc_at(uint32_t block, uint32_t thread, uint32_t ordinal, uint32_t addr, uint8_t size, int write)
 {
-    kit_access a = {block, thread, ordinal, addr, size, write};
+    kit_access a;
+    memset(&a, 0, sizeof a);
+    a.block = block;
+    a.thread = thread;
+    a.ordinal = ordinal;
+    a.addr = addr;
+    a.size = size;
+    a.write = (uint8_t)write;
     return a;
 }
 
-/* Simulates and returns the report; fails the test if the simulator refuses. */
-static kit_bank_report sim(const kit_bank_model *m, const kit_access *a, size_t n)
+/* Simulates and fails the test (returning -1) if the simulator refuses the trace. */
+static int simulate(const kit_bank_model *m, const kit_access *acc, size_t n, kit_bank_report *rep, const char *what)
 {
-    kit_bank_report r;
-    char err[200] = "";
-    int rc = kit_bank_simulate(m, a, n, &r, err, sizeof err);
-    KIT_ASSERT_MSG(rc == 0, "the simulator refused a good trace: %s", err);
-    return r;
+    char err[256] = "";
+    int rc = kit_bank_simulate(m, acc, n, rep, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "%s: the simulator refused the trace: %s", what, err);
+    return rc;
 }
 
-static unsigned gcd(unsigned a, unsigned b)
+/* Checks a count against {steps, cost, conflicts}. */
+static void expect_count(const kit_bank_count *got, uint64_t steps, uint64_t cost, uint64_t conflicts, const char *what)
 {
-    while (b) {
-        unsigned t = a % b;
-        a = b;
-        b = t;
+    KIT_ASSERT_MSG(got->steps == steps && got->cost == cost && got->conflicts == conflicts,
+                   "%s: expected steps %llu, cost %llu, conflicts %llu; got %llu, %llu, %llu", what,
+                   (unsigned long long)steps, (unsigned long long)cost, (unsigned long long)conflicts,
+                   (unsigned long long)got->steps, (unsigned long long)got->cost,
+                   (unsigned long long)got->conflicts);
+}
+
+/* One warp of w threads loading 4-byte words, thread t at word stride * t; returns the load count. */
+static kit_bank_count strided_load(const kit_bank_model *m, unsigned threads, uint32_t stride, const char *what)
+{
+    kit_access acc[64];
+    kit_bank_count none = {0, 0, 0};
+    for (unsigned t = 0; t < threads; t++)
+        acc[t] = acc_at(0, t, 0, 4 * stride * t, 4, 0);
+    kit_bank_report rep;
+    if (simulate(m, acc, threads, &rep, what) != 0)
+        return none;
+    kit_bank_count got = rep.load;
+    expect_count(&rep.store, 0, 0, 0, what);
+    kit_bank_free(&rep);
+    return got;
+}
+
+/* A fixed-seed Fisher-Yates shuffle (splitmix-style steps), independent of the simulator's order. */
+static void shuffle(kit_access *acc, size_t n, uint64_t seed)
+{
+    for (size_t i = n; i > 1; i--) {
+        seed += 0x9e3779b97f4a7c15ull;
+        uint64_t z = seed;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        size_t j = (size_t)(z % i);
+        kit_access t = acc[i - 1];
+        acc[i - 1] = acc[j];
+        acc[j] = t;
     }
-    return a;
 }
 
-/* Thread t reads word t * s: banks repeat every 32 / gcd(s, 32) threads, so each bank holds gcd(s, 32) words. */
+static int same_count(const kit_bank_count *a, const kit_bank_count *b)
+{
+    return a->steps == b->steps && a->cost == b->cost && a->conflicts == b->conflicts;
+}
+
+/* A temporary file holding the text, positioned at its start. */
+static FILE *file_of(const char *text)
+{
+    FILE *f = tmpfile();
+    if (!f || fputs(text, f) == EOF) {
+        perror("file_of");
+        exit(2);
+    }
+    rewind(f);
+    return f;
+}
+
+/* ---- kit_bank_simulate ------------------------------------------------------------ */
+
 static void test_strides(void)
 {
-    kit_access a[32];
-    for (unsigned s = 1; s <= 64; s++) {
-        for (unsigned t = 0; t < 32; t++)
-            a[t] = acc_at(0, t, 0, 4 * s * t, 4, 0);
-        kit_bank_report r = sim(&W32, a, 32);
-        KIT_ASSERT_MSG(r.load.steps == 1 && r.load.cost == gcd(s, 32) && r.load.conflicts == gcd(s, 32) - 1,
-                       "stride %u: steps %llu cost %llu conflicts %llu, expected 1 %u %u", s,
-                       (unsigned long long)r.load.steps, (unsigned long long)r.load.cost,
-                       (unsigned long long)r.load.conflicts, gcd(s, 32), gcd(s, 32) - 1);
-        kit_bank_free(&r);
+    /* Thread t reads word s*t: the 32 words fall in 32/g banks, g = gcd(s, 32) distinct words each. */
+    static const struct {
+        uint32_t stride;
+        uint64_t cost;
+    } want[] = {{1, 1}, {2, 2}, {3, 1}, {4, 4}, {8, 8}, {16, 16}, {32, 32}, {33, 1}, {0, 1}};
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        char what[64];
+        snprintf(what, sizeof what, "stride %u", want[i].stride);
+        kit_bank_count c = strided_load(&gpu, 32, want[i].stride, what);
+        expect_count(&c, 1, want[i].cost, want[i].cost - 1, what);
     }
 }
 
-static void test_multicast(void)
+static void test_broadcast_and_multicast(void)
 {
-    kit_access a[32];
+    kit_access acc[32];
+    kit_bank_report rep;
+    /* Every thread reads word 7: one word, served once. */
     for (unsigned t = 0; t < 32; t++)
-        a[t] = acc_at(0, t, 0, 40, 4, 0); /* every thread, one word */
-    kit_bank_report r = sim(&W32, a, 32);
-    KIT_ASSERT_MSG(r.load.cost == 1 && r.load.conflicts == 0, "broadcast: cost %llu conflicts %llu",
-                   (unsigned long long)r.load.cost, (unsigned long long)r.load.conflicts);
-    kit_bank_free(&r);
-    /* Threads 0 and 1 read word 0, thread 2 reads word 32: bank 0 serves two distinct words. */
-    kit_access b[3] = {acc_at(0, 0, 0, 0, 4, 0), acc_at(0, 1, 0, 0, 4, 0), acc_at(0, 2, 0, 128, 4, 0)};
-    r = sim(&W32, b, 3);
-    KIT_ASSERT_MSG(r.load.cost == 2 && r.load.conflicts == 1, "two readers of word 0 plus word 32: cost %llu",
-                   (unsigned long long)r.load.cost);
-    kit_bank_free(&r);
-    /* Bytes of one word, read by all threads: one word, free. */
-    for (unsigned t = 0; t < 32; t++)
-        a[t] = acc_at(0, t, 0, 8 + t % 4, 1, 0);
-    r = sim(&W32, a, 32);
-    KIT_ASSERT_MSG(r.load.cost == 1 && r.load.conflicts == 0, "bytes of one word: cost %llu",
-                   (unsigned long long)r.load.cost);
-    kit_bank_free(&r);
+        acc[t] = acc_at(0, t, 0, 28, 4, 0);
+    if (simulate(&gpu, acc, 32, &rep, "broadcast") == 0) {
+        expect_count(&rep.load, 1, 1, 0, "broadcast");
+        kit_bank_free(&rep);
+    }
+    /* Threads 0 and 1 read word 0, thread 2 word 32 (bank 0 too): two distinct words in bank 0. */
+    acc[0] = acc_at(0, 0, 0, 0, 4, 0);
+    acc[1] = acc_at(0, 1, 0, 0, 4, 0);
+    acc[2] = acc_at(0, 2, 0, 128, 4, 0);
+    if (simulate(&gpu, acc, 3, &rep, "multicast plus one") == 0) {
+        expect_count(&rep.load, 1, 2, 1, "two threads on word 0, one on word 32");
+        kit_bank_free(&rep);
+    }
 }
 
-/* At one ordinal, lanes 0-15 store and lanes 16-31 load, all in bank 0: two steps of 16 words each. */
-static void test_mixed_read_write(void)
+static void test_bytes_in_one_word(void)
 {
-    kit_access a[32];
+    kit_access acc[32];
+    kit_bank_report rep;
+    /* Byte t % 4 of word 0 for every thread: all within one word. */
     for (unsigned t = 0; t < 32; t++)
-        a[t] = acc_at(0, t, 0, 128 * t, 4, t < 16);
-    kit_bank_report r = sim(&W32, a, 32);
-    KIT_ASSERT_MSG(r.load.steps == 1 && r.store.steps == 1 && r.load.cost == 16 && r.store.cost == 16 &&
-                       r.load.conflicts == 15 && r.store.conflicts == 15,
-                   "mixed: load %llu/%llu, store %llu/%llu", (unsigned long long)r.load.cost,
-                   (unsigned long long)r.load.conflicts, (unsigned long long)r.store.cost,
-                   (unsigned long long)r.store.conflicts);
-    kit_bank_free(&r);
+        acc[t] = acc_at(0, t, 0, t % 4, 1, 0);
+    if (simulate(&gpu, acc, 32, &rep, "bytes of word 0") == 0) {
+        expect_count(&rep.load, 1, 1, 0, "1-byte loads within word 0");
+        kit_bank_free(&rep);
+    }
+    /* Byte t: words 0 .. 7, one per bank. */
+    for (unsigned t = 0; t < 32; t++)
+        acc[t] = acc_at(0, t, 0, t, 1, 0);
+    if (simulate(&gpu, acc, 32, &rep, "bytes 0 .. 31") == 0) {
+        expect_count(&rep.load, 1, 1, 0, "1-byte loads of bytes 0 .. 31");
+        kit_bank_free(&rep);
+    }
+    /* 2-byte halves of word 32t (byte 128t, or 128t + 2 for odd t): 32 distinct words, all in bank 0. */
+    for (unsigned t = 0; t < 32; t++)
+        acc[t] = acc_at(0, t, 0, 128 * t + 2 * (t % 2), 2, 0);
+    if (simulate(&gpu, acc, 32, &rep, "2-byte") == 0) {
+        expect_count(&rep.load, 1, 32, 31, "2-byte loads, one per word 32t");
+        kit_bank_free(&rep);
+    }
+    /* Halves of word 16t: banks 0 and 16 take 16 words each. */
+    for (unsigned t = 0; t < 32; t++)
+        acc[t] = acc_at(0, t, 0, 64 * t + 2 * (t % 2), 2, 0);
+    if (simulate(&gpu, acc, 32, &rep, "2-byte, banks 0 and 16") == 0) {
+        expect_count(&rep.load, 1, 16, 15, "2-byte loads, one per word 16t");
+        kit_bank_free(&rep);
+    }
 }
 
-/* Block 0 warp 0 conflict-free, block 0 warp 1 stride 2, block 1 warp 0 stride 32; the trace is shuffled. */
-static void test_warps_blocks_and_order(void)
+static void test_loads_and_stores_apart(void)
 {
-    kit_access a[96];
+    /* Ordinal 0: threads 0..15 load word 32t (bank 0, 16 words), threads 16..31 store word t (distinct banks). */
+    kit_access acc[32];
+    kit_bank_report rep;
+    for (unsigned t = 0; t < 16; t++)
+        acc[t] = acc_at(0, t, 0, 4 * 32 * t, 4, 0);
+    for (unsigned t = 16; t < 32; t++)
+        acc[t] = acc_at(0, t, 0, 4 * t, 4, 1);
+    if (simulate(&gpu, acc, 32, &rep, "mixed") == 0) {
+        expect_count(&rep.load, 1, 16, 15, "loads of the mixed step");
+        expect_count(&rep.store, 1, 1, 0, "stores of the mixed step");
+        kit_bank_free(&rep);
+    }
+}
+
+static void test_warps_and_blocks(void)
+{
+    /*
+     * Block 0, warp 0: stride 2 (cost 2) at ordinal 0 and stride 1 (cost 1) at ordinal 1.
+     * Block 0, warp 1 (threads 32..63): word 4t, banks 0, 4, .., 28 with 4 words each (cost 4).
+     * Block 1, warp 0: broadcast (cost 1). Block 1 has no warp 1 accesses.
+     */
+    kit_access acc[160];
+    size_t n = 0;
     for (unsigned t = 0; t < 32; t++) {
-        a[t] = acc_at(0, t, 0, 4 * t, 4, 0);
-        a[32 + t] = acc_at(0, 32 + t, 0, 8 * t, 4, 0);
-        a[64 + t] = acc_at(1, t, 0, 128 * t, 4, 0);
+        acc[n++] = acc_at(0, t, 0, 8 * t, 4, 0);
+        acc[n++] = acc_at(0, t, 1, 4 * t, 4, 0);
+        acc[n++] = acc_at(0, 32 + t, 0, 16 * (32 + t), 4, 0);
+        acc[n++] = acc_at(1, t, 0, 0, 4, 0);
     }
-    for (unsigned i = 0; i < 96; i++) { /* a fixed shuffle */
-        unsigned j = (i * 37 + 11) % 96;
-        kit_access x = a[i];
-        a[i] = a[j];
-        a[j] = x;
+    kit_bank_report rep;
+    if (simulate(&gpu, acc, n, &rep, "warps and blocks") != 0)
+        return;
+    KIT_ASSERT_MSG(rep.blocks == 2 && rep.warps == 2, "expected 2 blocks of 2 warps, got %u blocks of %u warps",
+                   rep.blocks, rep.warps);
+    if (rep.blocks == 2 && rep.warps == 2) {
+        expect_count(&rep.warp_load[0], 2, 3, 1, "block 0 warp 0");
+        expect_count(&rep.warp_load[1], 1, 4, 3, "block 0 warp 1");
+        expect_count(&rep.warp_load[2], 1, 1, 0, "block 1 warp 0");
+        expect_count(&rep.warp_load[3], 0, 0, 0, "block 1 warp 1");
+        expect_count(&rep.block_load[0], 3, 7, 4, "block 0");
+        expect_count(&rep.block_load[1], 1, 1, 0, "block 1");
+        for (size_t i = 0; i < 4; i++)
+            expect_count(&rep.warp_store[i], 0, 0, 0, "stores of a warp");
     }
-    kit_bank_report r = sim(&W32, a, 96);
-    KIT_ASSERT_MSG(r.blocks == 2 && r.warps == 2, "blocks %u warps %u, expected 2 2", r.blocks, r.warps);
-    KIT_ASSERT_MSG(r.warp_load[0].conflicts == 0 && r.warp_load[1].conflicts == 1 && r.warp_load[2].conflicts == 31 &&
-                       r.warp_load[3].steps == 0,
-                   "per warp: %llu %llu %llu (steps of the empty warp %llu)", (unsigned long long)r.warp_load[0].conflicts,
-                   (unsigned long long)r.warp_load[1].conflicts, (unsigned long long)r.warp_load[2].conflicts,
-                   (unsigned long long)r.warp_load[3].steps);
-    KIT_ASSERT_MSG(r.block_load[0].conflicts == 1 && r.block_load[1].conflicts == 31 && r.load.conflicts == 32 &&
-                       r.load.cost == 1 + 2 + 32 && r.load.steps == 3,
-                   "per block %llu %llu, kernel %llu (cost %llu)", (unsigned long long)r.block_load[0].conflicts,
-                   (unsigned long long)r.block_load[1].conflicts, (unsigned long long)r.load.conflicts,
-                   (unsigned long long)r.load.cost);
-    kit_bank_free(&r);
+    expect_count(&rep.load, 4, 8, 4, "the kernel's loads");
+    expect_count(&rep.store, 0, 0, 0, "the kernel's stores");
+    kit_bank_free(&rep);
 }
 
-/* Ordinals, not trace order, make steps: two accesses per thread, the second strided. */
-static void test_ordinals_align(void)
+static void test_order_does_not_matter(void)
 {
-    kit_access a[64];
-    for (unsigned t = 0; t < 32; t++) {
-        a[2 * t] = acc_at(0, t, 1, 16 * t, 4, 0); /* ordinal 1 first in the trace */
-        a[2 * t + 1] = acc_at(0, t, 0, 4 * t, 4, 0);
+    /* Two warps, three ordinals, loads and stores; the same numbers in any order. */
+    kit_access acc[64 * 3];
+    size_t n = 0;
+    for (unsigned t = 0; t < 64; t++) {
+        acc[n++] = acc_at(0, t, 0, 4 * 2 * t, 4, 0);
+        acc[n++] = acc_at(0, t, 1, 4 * 32 * (t % 4), 4, 1);
+        acc[n++] = acc_at(0, t, 2, 4 * (t / 2), 4, 0);
     }
-    kit_bank_report r = sim(&W32, a, 64);
-    KIT_ASSERT_MSG(r.load.steps == 2 && r.load.conflicts == 3 && r.load.cost == 1 + 4, "steps %llu conflicts %llu",
-                   (unsigned long long)r.load.steps, (unsigned long long)r.load.conflicts);
-    kit_bank_free(&r);
+    kit_bank_report in_order, shuffled;
+    if (simulate(&gpu, acc, n, &in_order, "in order") != 0)
+        return;
+    /* Per warp: ordinal 0 cost 2, ordinal 2 cost 1 (pairs share words); stores: 4 words in bank 0, cost 4. */
+    expect_count(&in_order.load, 4, 6, 2, "loads in order");
+    expect_count(&in_order.store, 2, 8, 6, "stores in order");
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        shuffle(acc, n, seed);
+        if (simulate(&gpu, acc, n, &shuffled, "shuffled") != 0)
+            break;
+        int same = same_count(&in_order.load, &shuffled.load) && same_count(&in_order.store, &shuffled.store);
+        for (size_t w = 0; w < 2 && same; w++)
+            same = same_count(&in_order.warp_load[w], &shuffled.warp_load[w]) &&
+                   same_count(&in_order.warp_store[w], &shuffled.warp_store[w]);
+        KIT_ASSERT_MSG(same, "shuffle seed %llu changed the counts: loads cost %llu, stores cost %llu",
+                       (unsigned long long)seed, (unsigned long long)shuffled.load.cost,
+                       (unsigned long long)shuffled.store.cost);
+        kit_bank_free(&shuffled);
+    }
+    kit_bank_free(&in_order);
 }
 
-/* 8-byte accesses on 4-byte banks: two half-warp phases, each charged as a warp access. */
 static void test_wide_accesses(void)
 {
-    kit_access a[32];
+    kit_access acc[32];
+    kit_bank_report rep;
+    /* 8 bytes, stride 1: two phases of 16 lanes, each 32 words in 32 banks. */
     for (unsigned t = 0; t < 32; t++)
-        a[t] = acc_at(0, t, 0, 8 * t, 8, 0);
-    kit_bank_report r = sim(&W32, a, 32);
-    KIT_ASSERT_MSG(r.load.cost == 2 && r.load.conflicts == 0, "8-byte stride 1: cost %llu conflicts %llu",
-                   (unsigned long long)r.load.cost, (unsigned long long)r.load.conflicts);
-    kit_bank_free(&r);
-    /* stride 2 (16 bytes apart): each half-warp's 16 threads cover words 4t, 4t+1: banks hold 2 words -> cost 2 per phase. */
+        acc[t] = acc_at(0, t, 0, 8 * t, 8, 0);
+    if (simulate(&gpu, acc, 32, &rep, "8-byte stride 1") == 0) {
+        expect_count(&rep.load, 1, 2, 0, "8-byte stride 1");
+        kit_bank_free(&rep);
+    }
+    /*
+     * 8 bytes, 16 bytes apart: lane t reads words 4t and 4t+1. Lanes 0..15 (one phase)
+     * put words 4t and 4(t+8) in bank 4t mod 32, and 4t+1, 4(t+8)+1 in the next bank:
+     * 2 words a bank, cost 2; lanes 16..31 likewise. Cost 4, minus 2 phases: 2 conflicts.
+     */
     for (unsigned t = 0; t < 32; t++)
-        a[t] = acc_at(0, t, 0, 16 * t, 8, 0);
-    r = sim(&W32, a, 32);
-    KIT_ASSERT_MSG(r.load.cost == 4 && r.load.conflicts == 2, "8-byte stride 2: cost %llu conflicts %llu",
-                   (unsigned long long)r.load.cost, (unsigned long long)r.load.conflicts);
-    kit_bank_free(&r);
-    /* Kepler's 8-byte banks: the same stride-1 access is one word per bank. */
-    kit_bank_model kepler = {32, 8};
+        acc[t] = acc_at(0, t, 0, 16 * t, 8, 0);
+    if (simulate(&gpu, acc, 32, &rep, "8-byte stride 2") == 0) {
+        expect_count(&rep.load, 1, 4, 2, "8-byte accesses 16 bytes apart");
+        kit_bank_free(&rep);
+    }
+    /* 16 bytes, stride 1: four phases of 8 lanes, each 32 consecutive words. */
     for (unsigned t = 0; t < 32; t++)
-        a[t] = acc_at(0, t, 0, 8 * t, 8, 0);
-    r = sim(&kepler, a, 32);
-    KIT_ASSERT_MSG(r.load.cost == 1 && r.load.conflicts == 0, "8-byte banks: cost %llu", (unsigned long long)r.load.cost);
-    kit_bank_free(&r);
+        acc[t] = acc_at(0, t, 0, 16 * t, 16, 0);
+    if (simulate(&gpu, acc, 32, &rep, "16-byte stride 1") == 0) {
+        expect_count(&rep.load, 1, 4, 0, "16-byte stride 1");
+        kit_bank_free(&rep);
+    }
+    /*
+     * 8-byte banks (Kepler's 8-byte mode). 8-byte loads, stride 1: word t, one per bank, one phase.
+     * 4-byte loads at byte 4t: threads 2k and 2k+1 share word k, 16 words in 16 banks: cost 1.
+     * 4-byte loads at byte 64t: word 8t, banks 0, 8, 16, 24 with 8 words each: cost 8.
+     */
+    const kit_bank_model kepler = {32, 8};
+    for (unsigned t = 0; t < 32; t++)
+        acc[t] = acc_at(0, t, 0, 8 * t, 8, 0);
+    if (simulate(&kepler, acc, 32, &rep, "8-byte banks, 8-byte loads") == 0) {
+        expect_count(&rep.load, 1, 1, 0, "8-byte banks, 8-byte loads, stride 1");
+        kit_bank_free(&rep);
+    }
+    for (unsigned t = 0; t < 32; t++)
+        acc[t] = acc_at(0, t, 0, 4 * t, 4, 0);
+    if (simulate(&kepler, acc, 32, &rep, "8-byte banks, 4-byte neighbours") == 0) {
+        expect_count(&rep.load, 1, 1, 0, "8-byte banks, 4-byte loads sharing words");
+        kit_bank_free(&rep);
+    }
+    for (unsigned t = 0; t < 32; t++)
+        acc[t] = acc_at(0, t, 0, 64 * t, 4, 0);
+    if (simulate(&kepler, acc, 32, &rep, "8-byte banks, stride 64 bytes") == 0) {
+        expect_count(&rep.load, 1, 8, 7, "8-byte banks, 4-byte loads 64 bytes apart");
+        kit_bank_free(&rep);
+    }
+    /* 8 bytes, only lanes 0..15 (phase 1 empty): one phase, cost 1, no conflict. */
+    for (unsigned t = 0; t < 16; t++)
+        acc[t] = acc_at(0, t, 0, 8 * t, 8, 0);
+    if (simulate(&gpu, acc, 16, &rep, "8-byte half warp") == 0) {
+        expect_count(&rep.load, 1, 1, 0, "8-byte loads of lanes 0..15");
+        kit_bank_free(&rep);
+    }
 }
 
-static void test_partial_warp_and_small_w(void)
+static void test_partial_warp(void)
 {
-    kit_access a[12];
-    for (unsigned t = 0; t < 5; t++)
-        a[t] = acc_at(0, t, 0, 4 * 32 * t, 4, 0); /* five lanes, one bank */
-    kit_bank_report r = sim(&W32, a, 5);
-    KIT_ASSERT_MSG(r.load.cost == 5 && r.load.conflicts == 4, "five lanes in bank 0: cost %llu",
-                   (unsigned long long)r.load.cost);
-    kit_bank_free(&r);
-    /* w = 12: stride 5 is conflict free, stride 6 puts 6 words in banks 0 and 6 (001's Fig. 1). */
-    kit_bank_model w12 = {12, 4};
-    for (unsigned t = 0; t < 12; t++)
-        a[t] = acc_at(0, t, 0, 4 * 5 * t, 4, 0);
-    r = sim(&w12, a, 12);
-    KIT_ASSERT_MSG(r.load.cost == 1, "w=12 stride 5: cost %llu", (unsigned long long)r.load.cost);
-    kit_bank_free(&r);
-    for (unsigned t = 0; t < 12; t++)
-        a[t] = acc_at(0, t, 0, 4 * 6 * t, 4, 0);
-    r = sim(&w12, a, 12);
-    KIT_ASSERT_MSG(r.load.cost == 6 && r.load.conflicts == 5, "w=12 stride 6: cost %llu", (unsigned long long)r.load.cost);
-    kit_bank_free(&r);
+    /* Lanes 0..4 only, all in bank 0 at words 32t: 5 distinct words. */
+    kit_bank_count c = strided_load(&gpu, 5, 32, "lanes 0..4, stride 32");
+    expect_count(&c, 1, 5, 4, "lanes 0..4, stride 32");
+    c = strided_load(&gpu, 5, 1, "lanes 0..4, stride 1");
+    expect_count(&c, 1, 1, 0, "lanes 0..4, stride 1");
 }
 
-static void expect_refused(const kit_bank_model *m, kit_access a, const char *want)
+static void test_small_models(void)
 {
-    kit_bank_report r;
-    char err[200] = "";
-    int rc = kit_bank_simulate(m, &a, 1, &r, err, sizeof err);
-    KIT_ASSERT_MSG(rc == -1 && strstr(err, want) != NULL, "expected a refusal mentioning '%s', got %d: %s", want, rc, err);
+    /* The papers' small machines. w = 12: stride 5 is coprime, stride 6 uses banks 0 and 6 only (6 words each). */
+    const kit_bank_model w12 = {12, 4}, w9 = {9, 4};
+    kit_bank_count c = strided_load(&w12, 12, 5, "w = 12 stride 5");
+    expect_count(&c, 1, 1, 0, "w = 12 stride 5");
+    c = strided_load(&w12, 12, 6, "w = 12 stride 6");
+    expect_count(&c, 1, 6, 5, "w = 12 stride 6");
+    c = strided_load(&w12, 12, 4, "w = 12 stride 4");
+    expect_count(&c, 1, 4, 3, "w = 12 stride 4 (banks 0, 4, 8)");
+    /* w = 9: stride 3 gives banks 0, 3, 6 with 3 words each; stride 2 is coprime. */
+    c = strided_load(&w9, 9, 3, "w = 9 stride 3");
+    expect_count(&c, 1, 3, 2, "w = 9 stride 3");
+    c = strided_load(&w9, 9, 2, "w = 9 stride 2");
+    expect_count(&c, 1, 1, 0, "w = 9 stride 2");
+    /* With w = 12, threads 12..23 are warp 1. */
+    kit_access acc[24];
+    for (unsigned t = 0; t < 24; t++)
+        acc[t] = acc_at(0, t, 0, 4 * 6 * t, 4, 0);
+    kit_bank_report rep;
+    if (simulate(&w12, acc, 24, &rep, "w = 12, two warps") == 0) {
+        KIT_ASSERT_MSG(rep.warps == 2, "w = 12, threads 0..23: expected 2 warps, got %u", rep.warps);
+        if (rep.warps == 2)
+            expect_count(&rep.warp_load[1], 1, 6, 5, "w = 12 warp 1, stride 6");
+        kit_bank_free(&rep);
+    }
 }
 
 static void test_refusals(void)
 {
-    kit_access ok = acc_at(0, 0, 0, 0, 4, 0);
-    kit_bank_model w0 = {0, 4}, big = {2000, 4}, word0 = {32, 0};
-    expect_refused(&w0, ok, "bad model");
-    expect_refused(&big, ok, "bad model");
-    expect_refused(&word0, ok, "bad model");
-    expect_refused(&W32, acc_at(0, 0, 0, 0, 3, 0), "size 3");
-    expect_refused(&W32, acc_at(0, 5000, 0, 0, 4, 0), "thread 5000");
+    kit_access good = acc_at(0, 0, 0, 0, 4, 0);
+    kit_access bad_size = acc_at(0, 0, 0, 0, 3, 0);
+    kit_access bad_thread = acc_at(0, 5000, 0, 0, 4, 0);
+    static const kit_bank_model w0 = {0, 4}, w2000 = {2000, 4}, word0 = {32, 0};
+    const struct {
+        const kit_bank_model *m;
+        const kit_access *a;
+        const char *what;
+    } cases[] = {{&w0, &good, "w = 0"},         {&w2000, &good, "w = 2000"},          {&word0, &good, "word 0"},
+                 {&gpu, &bad_size, "size 3"}, {&gpu, &bad_thread, "thread 5000"}};
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        char err[256] = "";
+        kit_bank_report rep;
+        int rc = kit_bank_simulate(cases[i].m, cases[i].a, 1, &rep, err, sizeof err);
+        KIT_ASSERT_MSG(rc == -1, "%s: expected -1, got %d", cases[i].what, rc);
+        KIT_ASSERT_MSG(err[0] != '\0', "%s: refused without a message", cases[i].what);
+        KIT_ASSERT_MSG(rep.block_load == NULL && rep.warp_load == NULL, "%s: a refused report should hold no arrays",
+                       cases[i].what);
+        if (rc == 0)
+            kit_bank_free(&rep);
+    }
 }
+
+static void test_free(void)
+{
+    kit_access acc[2] = {acc_at(0, 0, 0, 0, 4, 0), acc_at(1, 40, 0, 4, 4, 1)};
+    kit_bank_report rep;
+    if (simulate(&gpu, acc, 2, &rep, "free") != 0)
+        return;
+    kit_bank_free(&rep);
+    KIT_ASSERT_MSG(rep.block_load == NULL && rep.block_store == NULL && rep.warp_load == NULL &&
+                       rep.warp_store == NULL && rep.blocks == 0 && rep.warps == 0 && rep.load.steps == 0,
+                   "kit_bank_free should leave an empty report");
+    kit_bank_free(&rep); /* twice is harmless */
+    /* An empty trace gives an empty report. */
+    if (simulate(&gpu, acc, 0, &rep, "empty") == 0) {
+        KIT_ASSERT_MSG(rep.blocks == 0 && rep.warps == 0 && rep.load.steps == 0 && rep.store.steps == 0,
+                       "empty trace: expected an empty report, got %u blocks, %u warps", rep.blocks, rep.warps);
+        kit_bank_free(&rep);
+    }
+}
+
+/* ---- kit_trace_write and kit_trace_read -------------------------------------------- */
 
 static void test_trace_round_trip(void)
 {
-    kit_access a[3] = {acc_at(0, 1, 2, 12, 4, 0), acc_at(7, 31, 0, 4092, 8, 1), acc_at(1, 0, 9, 0, 1, 0)};
+    kit_access acc[] = {acc_at(0, 0, 0, 0, 4, 0),           acc_at(3, 1023, 7, 4294967280u, 16, 1),
+                        acc_at(16777215, 5, 4294967295u, 1, 1, 0), acc_at(2, 31, 1, 6, 2, 1),
+                        acc_at(0, 1, 0, 8, 8, 0)};
     FILE *f = tmpfile();
-    CU_ASSERT(kit_trace_write(f, a, 3) == 0);
+    if (!f) {
+        kit_test_fail(__FILE__, __LINE__, "tmpfile failed");
+        return;
+    }
+    int rc = kit_trace_write(f, acc, ARRAY_LEN(acc));
+    KIT_ASSERT_MSG(rc == 0, "kit_trace_write: expected 0, got %d", rc);
+    rewind(f);
+    char first[64] = "";
+    KIT_ASSERT_MSG(fgets(first, sizeof first, f) && strcmp(first, "# kit-trace 1\n") == 0,
+                   "the first line should be the header, got \"%s\"", first);
     rewind(f);
     kit_access *back = NULL;
     size_t n = 0;
-    char err[200] = "";
-    int rc = kit_trace_read(f, &back, &n, err, sizeof err);
+    char err[256] = "";
+    rc = kit_trace_read(f, &back, &n, err, sizeof err);
     fclose(f);
-    int same = rc == 0 && n == 3;
-    for (size_t i = 0; same && i < 3; i++) /* field by field: the struct has padding */
-        same = back[i].block == a[i].block && back[i].thread == a[i].thread && back[i].ordinal == a[i].ordinal &&
-               back[i].addr == a[i].addr && back[i].size == a[i].size && back[i].write == a[i].write;
-    KIT_ASSERT_MSG(same, "round trip: rc %d, %zu accesses: %s", rc, n, err);
+    KIT_ASSERT_MSG(rc == 0, "kit_trace_read of a written trace: %s", err);
+    KIT_ASSERT_MSG(n == ARRAY_LEN(acc), "expected %zu accesses back, got %zu", ARRAY_LEN(acc), n);
+    for (size_t i = 0; rc == 0 && i < n && i < ARRAY_LEN(acc); i++)
+        KIT_ASSERT_MSG(back[i].block == acc[i].block && back[i].thread == acc[i].thread &&
+                           back[i].ordinal == acc[i].ordinal && back[i].addr == acc[i].addr &&
+                           back[i].size == acc[i].size && back[i].write == acc[i].write,
+                       "access %zu differs after the round trip", i);
+    free(back);
+
+    /* Hand-written: blank lines, other comments, tabs and CRLF are accepted. */
+    FILE *g = file_of("# kit-trace 1\n\n# a comment\n0 1 2 12 4 r\r\n1\t2\t3\t16\t8\tw\n   \n");
+    rc = kit_trace_read(g, &back, &n, err, sizeof err);
+    fclose(g);
+    KIT_ASSERT_MSG(rc == 0 && n == 2, "hand-written trace: expected 2 accesses, got rc %d, n %zu (%s)", rc, n, err);
+    if (rc == 0 && n == 2)
+        KIT_ASSERT_MSG(back[0].thread == 1 && back[0].addr == 12 && !back[0].write && back[1].block == 1 &&
+                           back[1].size == 8 && back[1].write,
+                       "hand-written trace read wrongly");
     free(back);
 }
 
-static void expect_bad_trace(const char *text, const char *want)
+static void test_trace_malformed(void)
 {
-    FILE *f = tmpfile();
-    fputs(text, f);
-    rewind(f);
+    /* Each bad line is line 3, after the header and one good line. */
+    static const struct {
+        const char *line;
+        const char *want; /* a piece of the message */
+    } bad[] = {
+        {"0 1 2 3 4\n", "line 3: expected"},                 /* missing field */
+        {"0 1 x 3 4 r\n", "line 3: expected"},               /* a letter in a number */
+        {"0 1 2 3 3 r\n", "line 3: size 3"},                 /* size 3 */
+        {"0 1 2 3 4 x\n", "line 3: expected"},               /* x instead of r or w */
+        {"0 1 2 4294967295 4 r\n", "line 3: address"},       /* past 2^32 */
+        {"0 1 2 4294967296 4 r\n", "line 3: expected"},      /* the number itself too big */
+        {"0 1 2 3 4 r junk\n", "line 3: unexpected text"},   /* trailing junk */
+        {"-1 1 2 3 4 r\n", "line 3: expected"},              /* a sign */
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        char text[256], err[256] = "";
+        snprintf(text, sizeof text, "# kit-trace 1\n0 0 0 0 4 r\n%s0 0 1 0 4 r\n", bad[i].line);
+        FILE *f = file_of(text);
+        kit_access *acc = (kit_access *)1;
+        size_t n = 99;
+        int rc = kit_trace_read(f, &acc, &n, err, sizeof err);
+        fclose(f);
+        KIT_ASSERT_MSG(rc == -1, "line \"%.*s\": expected -1, got %d", (int)strlen(bad[i].line) - 1, bad[i].line, rc);
+        KIT_ASSERT_MSG(strstr(err, bad[i].want) != NULL, "line \"%.*s\": expected a message with \"%s\", got \"%s\"",
+                       (int)strlen(bad[i].line) - 1, bad[i].line, bad[i].want, err);
+        KIT_ASSERT_MSG(acc == NULL && n == 0, "a refused trace should give no accesses");
+        if (rc == 0)
+            free(acc);
+    }
+    /* No header: the first access line is refused. */
+    char err[256] = "";
     kit_access *acc = NULL;
     size_t n = 0;
-    char err[200] = "";
+    FILE *f = file_of("0 0 0 0 4 r\n");
     int rc = kit_trace_read(f, &acc, &n, err, sizeof err);
     fclose(f);
-    KIT_ASSERT_MSG(rc == -1 && strstr(err, want) != NULL, "trace %s: expected an error with '%s', got %d: %s", text,
-                   want, rc, err);
-    free(acc);
+    KIT_ASSERT_MSG(rc == -1 && strstr(err, "line 1: not a kit trace"), "no header: expected line 1 refused, got %d \"%s\"",
+                   rc, err);
+    /* An empty file has no header either. */
+    f = file_of("");
+    rc = kit_trace_read(f, &acc, &n, err, sizeof err);
+    fclose(f);
+    KIT_ASSERT_MSG(rc == -1 && strstr(err, "no '# kit-trace 1'"), "empty file: expected refusal, got %d \"%s\"", rc, err);
+    /* A line longer than the reader's buffer. */
+    char long_text[600];
+    snprintf(long_text, sizeof long_text, "# kit-trace 1\n# %0400d\n", 0);
+    f = file_of(long_text);
+    rc = kit_trace_read(f, &acc, &n, err, sizeof err);
+    fclose(f);
+    KIT_ASSERT_MSG(rc == -1 && strstr(err, "line 2: longer than"), "long line: expected refusal, got %d \"%s\"", rc, err);
 }
 
-static void test_malformed_traces(void)
+/* The sort key once overflowed 64 bits silently at the limits: 2^24 blocks x 1024 warps of one thread, ordinals to 2^32 - 1. */
+static void test_key_overflow_refused(void)
 {
-    expect_bad_trace("0 0 0 0 4 r\n", "not a kit trace");
-    expect_bad_trace("# kit-trace 1\n0 0 0 4 r\n", "line 2");
-    expect_bad_trace("# kit-trace 1\n0 x 0 0 4 r\n", "line 2");
-    expect_bad_trace("# kit-trace 1\n0 0 0 0 3 r\n", "size 3");
-    expect_bad_trace("# kit-trace 1\n0 0 0 0 4 x\n", "line 2");
-    expect_bad_trace("# kit-trace 1\n0 0 0 4294967295 4 r\n", "out of range");
-    expect_bad_trace("# kit-trace 1\n0 0 0 0 4 r junk\n", "unexpected text");
-    expect_bad_trace("# kit-trace 1\n99999999999 0 0 0 4 r\n", "line 2");
+    kit_access a[2];
+    memset(a, 0, sizeof a);
+    a[0].block = (1u << 24) - 1;
+    a[0].thread = 1023;
+    a[0].size = 4;
+    a[1].ordinal = UINT32_MAX;
+    a[1].size = 4;
+    kit_bank_model w1 = {1, 4};
+    kit_bank_report r;
+    char err[200] = "";
+    int rc = kit_bank_simulate(&w1, a, 2, &r, err, sizeof err);
+    KIT_ASSERT_MSG(rc == -1 && strstr(err, "key bits") != NULL, "expected a refusal naming the key bits, got %d: %s", rc,
+                   err);
+    if (rc == 0)
+        kit_bank_free(&r);
 }
 
 static void register_tests(void)
 {
-    CU_pSuite s = kit_test_suite("bank-conflict simulator");
-    kit_test_add(s, "strided loads: gcd(s, 32) - 1 conflicts", test_strides);
-    kit_test_add(s, "multicast: a word read by many counts once", test_multicast);
-    kit_test_add(s, "loads and stores at one ordinal are two steps", test_mixed_read_write);
-    kit_test_add(s, "per warp, per block, per kernel; any trace order", test_warps_blocks_and_order);
-    kit_test_add(s, "ordinals align the steps", test_ordinals_align);
-    kit_test_add(s, "8-byte accesses in phases; 8-byte banks", test_wide_accesses);
-    kit_test_add(s, "partial warps and w = 12", test_partial_warp_and_small_w);
-    kit_test_add(s, "bad models and accesses refused", test_refusals);
-    CU_pSuite t = kit_test_suite("trace files");
-    kit_test_add(t, "write then read", test_trace_round_trip);
-    kit_test_add(t, "malformed lines refused with their line", test_malformed_traces);
+    CU_pSuite sim = kit_test_suite("kit_bank_simulate");
+    kit_test_add(sim, "a trace whose sort key would pass 64 bits is refused", test_key_overflow_refused);
+    kit_test_add(sim, "strided loads: gcd(s, 32) - 1 conflicts", test_strides);
+    kit_test_add(sim, "broadcast and multicast", test_broadcast_and_multicast);
+    kit_test_add(sim, "accesses narrower than a bank", test_bytes_in_one_word);
+    kit_test_add(sim, "loads and stores of one ordinal are two steps", test_loads_and_stores_apart);
+    kit_test_add(sim, "per-warp and per-block counts", test_warps_and_blocks);
+    kit_test_add(sim, "ordinals align steps in any trace order", test_order_does_not_matter);
+    kit_test_add(sim, "8- and 16-byte accesses in phases", test_wide_accesses);
+    kit_test_add(sim, "a partial warp", test_partial_warp);
+    kit_test_add(sim, "the papers' small models, w = 12 and w = 9", test_small_models);
+    kit_test_add(sim, "refusals", test_refusals);
+    kit_test_add(sim, "kit_bank_free", test_free);
+
+    CU_pSuite trace = kit_test_suite("trace format");
+    kit_test_add(trace, "kit_trace_write then kit_trace_read", test_trace_round_trip);
+    kit_test_add(trace, "malformed traces name the line", test_trace_malformed);
 }
 
 int main(void)
