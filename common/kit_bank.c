@@ -147,15 +147,16 @@ int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t
     out->blocks = n ? max_block + 1 : 0;
     out->warps = n ? max_thread / model->w + 1 : 0;
     size_t nwarps = (size_t)out->blocks * out->warps;
-    /* The sort key packs (global warp, ordinal, load/store) into 64 bits; refuse a trace that would not fit. */
-    int key_bits = 1;
-    for (uint64_t v = max_ordinal; v > 1; v >>= 1)
-        key_bits++;
-    for (uint64_t v = nwarps; v > 1; v >>= 1)
-        key_bits++;
-    if (key_bits + 1 > 64) {
+    /* Group key: global warp, then ordinal, then load/store, in warp_bits + ordinal_bits + 1 bits. */
+    int ordinal_bits = 1, warp_bits = 0;
+    while (ordinal_bits < 32 && (max_ordinal >> ordinal_bits) != 0)
+        ordinal_bits++;
+    while (warp_bits < 64 && ((uint64_t)(nwarps ? nwarps : 1) >> warp_bits) != 0)
+        warp_bits++;
+    int key_bits = warp_bits + ordinal_bits + 1;
+    if (key_bits > 64) {
         snprintf(err, errlen, "trace too large to sort: %zu warps and ordinals up to %u need %d key bits (at most 64)",
-                 nwarps, max_ordinal, key_bits + 1);
+                 nwarps, max_ordinal, key_bits);
         memset(out, 0, sizeof *out);
         return -1;
     }
@@ -172,19 +173,12 @@ int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t
         snprintf(err, errlen, "out of memory for a trace of %zu accesses", n);
         return -1;
     }
-    /* Group key: global warp, then ordinal, then load/store. */
-    int ordinal_bits = 1;
-    while (ordinal_bits < 32 && (max_ordinal >> ordinal_bits) != 0)
-        ordinal_bits++;
     for (size_t x = 0; x < n; x++) {
         uint64_t warp = (uint64_t)acc[x].block * out->warps + acc[x].thread / model->w;
         key[x] = (warp << (ordinal_bits + 1)) | ((uint64_t)acc[x].ordinal << 1) | acc[x].write;
         idx[x] = (uint32_t)x;
     }
-    int bits = 0;
-    while (bits < 64 && (((uint64_t)(nwarps ? nwarps : 1) << (ordinal_bits + 1)) >> bits) != 0)
-        bits++;
-    if (radix_sort(key, idx, n, bits) != 0) {
+    if (radix_sort(key, idx, n, key_bits) != 0) {
         free(key);
         free(idx);
         kit_bank_free(out);
