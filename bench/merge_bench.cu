@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <thrust/device_ptr.h>
 #include <thrust/equal.h>
@@ -62,12 +63,29 @@ static float time_ms(F launch, int reps)
     return t[reps / 2];
 }
 
+/* A launch shape; outputs_per_block 0 means one block per resident slot: as many blocks as the GPU runs at once. */
 struct shape {
     int threads, tile, outputs_per_block;
 };
 
-int main(void)
+template <typename K>
+static int resident_blocks(K kernel, int threads, size_t shared)
 {
+    int per_sm = 0, device = 0, sms = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared));
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return per_sm * sms;
+}
+
+int main(int argc, char **argv)
+{
+    /* --shapes: also print every launch shape's time, not only the best one's. */
+    int all_shapes = argc > 1 && strcmp(argv[1], "--shapes") == 0;
+    if (argc > 1 && !all_shapes) {
+        fprintf(stderr, "usage: %s [--shapes]\n", argv[0]);
+        return 2;
+    }
     char why[160];
     if (kit_gpu_count(why, sizeof why) == 0) {
         printf("merge_bench skipped: %s\n", why);
@@ -81,7 +99,10 @@ int main(void)
     const shape tiled_shapes[] = {{128, 1024, 8192},   {256, 2048, 16384}, {256, 4096, 32768},
                                   {512, 4096, 65536},  {128, 2048, 32768}, {256, 2048, 65536}};
     KIT_ALLOW_SHARED(merge_tiled_kernel<int>, merge_tiled_shared_bytes<int>(4096));
-    KIT_ALLOW_SHARED(merge_circular_kernel<int>, merge_circular_shared_bytes<int>(4096, 512));
+    const shape circular_shapes[] = {{128, 1024, 8192},  {128, 1024, 16384}, {128, 1024, 32768}, {64, 1024, 8192},
+                                     {64, 1024, 16384},  {128, 1536, 12288}, {128, 1536, 24576}, {128, 2048, 16384},
+                                     {256, 2048, 16384}, {128, 1024, 0},     {512, 4096, 0}};
+    KIT_ALLOW_SHARED(merge_circular_kernel<int>, merge_circular_shared_bytes<int>(8192, 1024));
     printf("%-10s %-9s %12s %10s %9s %9s  %s\n", "n", "kernel", "ms", "Gkeys/s", "of copy", "x thrust", "best shape");
     for (int lg = 20; lg <= 28; lg += 2) {
         int total = 1 << lg, m = total / 2, n = total - m;
@@ -101,13 +122,16 @@ int main(void)
         printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, "thrust", thr, keys / thr * 1e-6, 100.0 * copy / thr,
                1.0, "thrust::merge");
         for (int kernel = 0; kernel < 3; kernel++) {
-            const shape *shapes = kernel == 0 ? basic_shapes : tiled_shapes;
-            int nshapes = kernel == 0 ? 3 : 6;
+            const shape *shapes = kernel == 0 ? basic_shapes : kernel == 1 ? tiled_shapes : circular_shapes;
+            int nshapes = kernel == 0 ? 3 : kernel == 1 ? 6 : 11;
             float best = 1e30f;
             shape best_shape = shapes[0];
             for (int s = 0; s < nshapes; s++) {
                 shape sh = shapes[s];
-                int blocks = (total + sh.outputs_per_block - 1) / sh.outputs_per_block;
+                int blocks = sh.outputs_per_block > 0
+                                 ? (total + sh.outputs_per_block - 1) / sh.outputs_per_block
+                                 : resident_blocks(merge_circular_kernel<int>, sh.threads,
+                                                   merge_circular_shared_bytes<int>(sh.tile, sh.threads));
                 auto launch = [&] {
                     if (kernel == 0)
                         KIT_LAUNCH(merge_basic_kernel<int>, blocks, sh.threads, 0, d_A, m, d_B, n, d_C);
@@ -126,6 +150,9 @@ int main(void)
                            sh.tile, lg);
                     return 1;
                 }
+                if (all_shapes)
+                    printf("    shape: kernel %d, %d threads, tile %d, %d outputs per block (0: one block per resident slot): %.3f ms\n",
+                           kernel, sh.threads, sh.tile, sh.outputs_per_block, ms);
                 if (ms < best) {
                     best = ms;
                     best_shape = sh;
@@ -133,8 +160,12 @@ int main(void)
             }
             const char *name = kernel == 0 ? "basic" : kernel == 1 ? "tiled" : "circular";
             char desc[96];
-            snprintf(desc, sizeof desc, "%d threads, tile %d, %d outputs per block", best_shape.threads,
-                     best_shape.tile, best_shape.outputs_per_block);
+            if (best_shape.outputs_per_block > 0)
+                snprintf(desc, sizeof desc, "%d threads, tile %d, %d outputs per block", best_shape.threads,
+                         best_shape.tile, best_shape.outputs_per_block);
+            else
+                snprintf(desc, sizeof desc, "%d threads, tile %d, one block per resident slot", best_shape.threads,
+                         best_shape.tile);
             printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, name, best, keys / best * 1e-6,
                    100.0 * copy / best, thr / best, desc);
         }

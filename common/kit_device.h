@@ -149,4 +149,11 @@ extern __shared__ __align__(16) unsigned char kit_dynamic_smem_[];
 #define KIT_LAUNCH(kernel, grid, block, shmem, ...) kernel<<<(grid), (block), (shmem)>>>(__VA_ARGS__)
 #endif
 
+/** Asks nvcc to unroll the loop that follows; the CPU build ignores it (g++ does not know the pragma). */
+#ifdef KIT_CPU
+#define KIT_UNROLL
+#else
+#define KIT_UNROLL _Pragma("unroll")
+#endif
+
 #endif

@@ -10,6 +10,18 @@
 #include "kit_lab.h"
 #include "merge_sequential.cuh"
 
+/** x modulo tile for 0 <= x < 2 * tile: one compare instead of a division. */
+KIT_HD inline int merge_circular_wrap(int x, int tile)
+{
+    return x >= tile ? x - tile : x;
+}
+
+/** Where merge_circular_kernel stages output slot x >= 0 of a round: one pad word per 32 keeps staging conflict-free. */
+KIT_HD inline int merge_circular_slot(int x)
+{
+    return x + (x >> 5); /* x / 32 for x >= 0, without the fix-up a signed division needs */
+}
+
 
 /**
  * co_rank on circular buffers: A's m valid keys start at A[A_start] and wrap
@@ -29,7 +41,8 @@ KIT_HD int co_rank_circular(int k, InA A, int m, InB B, int n, int A_start, int 
 /**
  * merge_sequential on circular buffers: merges m keys of A from A_start and n
  * keys of B from B_start (both wrapping at `tile`) into C[0 .. m+n-1].
- * @pre 0 <= A_start, B_start < tile; m, n <= tile
+ * @pre 0 <= A_start, B_start < tile; m, n <= tile; both buffers have `tile`
+ *      slots (the reference reads A[A_start] and B[B_start] even when m or n is 0)
  */
 template <typename InA, typename InB, typename Out>
 KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_start, int B_start, int tile)
@@ -39,11 +52,8 @@ KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_s
     KIT_NOT_IMPLEMENTED("05-circular-merge:merge_sequential_circular");
 }
 
-/** Where merge_circular_kernel stages output slot x of a round: one pad word per 32 keeps staging conflict-free. */
-KIT_HD inline int merge_circular_slot(int x)
-{
-    return x + x / 32;
-}
+/** Global loads each thread of merge_circular_kernel keeps in flight while it refills a buffer. */
+#define MERGE_CIRCULAR_LOADS 4
 
 /**
  * Bytes of dynamic shared memory merge_circular_kernel needs: an A buffer and
@@ -55,13 +65,15 @@ KIT_HD size_t merge_circular_shared_bytes(int tile, int threads)
     return (2 * (size_t)tile + (size_t)merge_circular_slot(tile)) * sizeof(T) + ((size_t)threads + 3) * sizeof(int);
 }
 
+
 /**
  * The tiled merge of lab 4, but the tiles are circular buffers: what a round
  * did not use stays in shared memory, and the next round loads only what is
  * missing, so every key is read from global memory once. The reference also
  * avoids work the chapter repeats: each thread searches only where its share
- * starts (its neighbour's start is where it ends), and the round's outputs
- * are staged in shared memory, then written to C by consecutive threads.
+ * ends (its neighbour's end is where it starts), and the round's outputs are
+ * staged in shared memory, then written to C by consecutive threads while
+ * the buffers are refilled for the next round (three barriers per round).
  *
  * Launch: any 1-D grid of 1-D blocks, any tile >= 1; dynamic shared memory
  * merge_circular_shared_bytes<T>(tile, blockDim.x), laid out as A buffer,

@@ -10,43 +10,30 @@
 #include "kit_lab.h"
 #include "merge_sequential.cuh"
 
-//@answer
-/*
- * The chapter's "simplified model" as a type: element i of the view is element
- * (start + i) mod size of the buffer. co_rank and merge_sequential index it as
- * an array, so their logic stays exactly as in labs 1 and 2.
- * Requires 0 <= start < size and 0 <= i < size, so one subtraction wraps.
- */
-template <typename P>
-struct circular_view {
-    typedef kit_value_t<P> value_type;
-    P buf;
-    int start, size;
-    KIT_HD auto operator[](int i) const -> decltype(buf[0])
-    {
-        int x = start + i;
-        return buf[x >= size ? x - size : x];
-    }
-};
-
-template <typename P>
-KIT_HD circular_view<P> circular(P buf, int start, int size)
+/** x modulo tile for 0 <= x < 2 * tile: one compare instead of a division. */
+KIT_HD inline int merge_circular_wrap(int x, int tile)
 {
-    circular_view<P> v = {buf, start, size};
-    return v;
+    return x >= tile ? x - tile : x;
 }
 
+/** Where merge_circular_kernel stages output slot x >= 0 of a round: one pad word per 32 keeps staging conflict-free. */
+KIT_HD inline int merge_circular_slot(int x)
+{
+    return x + (x >> 5); /* x / 32 for x >= 0, without the fix-up a signed division needs */
+}
+
+//@answer
 /* Output slot k of a thread whose share starts at `first`, in the padded output tile (see merge_circular_slot). */
 template <typename P>
 struct staged_view {
     typedef kit_value_t<P> value_type;
     P buf;
     int first;
-    KIT_HD auto operator[](int k) const -> decltype(buf[0]) { return buf[(first + k) + (first + k) / 32]; }
+    KIT_HD auto operator[](int k) const -> decltype(buf[0]) { return buf[merge_circular_slot(first + k)]; }
 };
 
 template <typename P>
-KIT_HD staged_view<P> staged(P buf, int first)
+KIT_HD staged_view<P> staged_at(P buf, int first)
 {
     staged_view<P> v = {buf, first};
     return v;
@@ -64,7 +51,20 @@ template <typename InA, typename InB>
 KIT_HD int co_rank_circular(int k, InA A, int m, InB B, int n, int A_start, int B_start, int tile)
 {
     //@answer
-    return co_rank(k, circular(A, A_start, tile), m, circular(B, B_start, tile), n);
+    /* Lab 2's search in its one-comparison form: if A's key at offset mid is not greater than
+       B's key at offset k-1-mid, it is among the first k outputs (ties go to A), so the co-rank
+       is above mid; otherwise it is at most mid. Each pass reads one key of each list. */
+    int lo = k > n ? k - n : 0, hi = k < m ? k : m;
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1); /* (hi - lo) / 2, as a shift: hi - lo > 0 */
+        kit_value_t<InA> a = A[merge_circular_wrap(A_start + mid, tile)];
+        kit_value_t<InB> b = B[merge_circular_wrap(B_start + k - 1 - mid, tile)];
+        if (a <= b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
     //@skeleton
     //@ /* Your code here: the co-rank search with every index i, i-1, j, j-1 taken modulo tile from its start. */
     //@ (void)k; (void)A; (void)m; (void)B; (void)n; (void)A_start; (void)B_start; (void)tile;
@@ -76,13 +76,32 @@ KIT_HD int co_rank_circular(int k, InA A, int m, InB B, int n, int A_start, int 
 /**
  * merge_sequential on circular buffers: merges m keys of A from A_start and n
  * keys of B from B_start (both wrapping at `tile`) into C[0 .. m+n-1].
- * @pre 0 <= A_start, B_start < tile; m, n <= tile
+ * @pre 0 <= A_start, B_start < tile; m, n <= tile; both buffers have `tile`
+ *      slots (the reference reads A[A_start] and B[B_start] even when m or n is 0)
  */
 template <typename InA, typename InB, typename Out>
 KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_start, int B_start, int tile)
 {
     //@answer
-    merge_sequential(circular(A, A_start, tile), m, circular(B, B_start, tile), n, C);
+    /* Lab 1's merge with the front key of each list kept in a local: each key is read once, and
+       after an output only the list it came from is read again. */
+    int i = A_start, j = B_start; /* buffer slots of the two front keys */
+    kit_value_t<InA> a = A[i];    /* read even when m or n is 0: the slot exists, and the key is never used */
+    kit_value_t<InB> b = B[j];
+    /* The steps are written as selects, not an if/else around the store, so that a warp's threads
+       need not take different branches: only the one load depends on which list gave the output. */
+    for (int k = 0, total = m + n; k < total; k++) {
+        bool take_a = n == 0 || (m > 0 && a <= b); /* "<=": ties go to A, so the merge is stable */
+        C[k] = take_a ? a : b;
+        m -= take_a;
+        n -= !take_a;
+        i = take_a ? merge_circular_wrap(i + 1, tile) : i;
+        j = take_a ? j : merge_circular_wrap(j + 1, tile);
+        if (take_a)
+            a = A[i];
+        else
+            b = B[j];
+    }
     //@skeleton
     //@ /* Your code here: the sequential merge, reading A and B through indices taken modulo tile. */
     //@ (void)A; (void)m; (void)B; (void)n; (void)C; (void)A_start; (void)B_start; (void)tile;
@@ -90,11 +109,8 @@ KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_s
     //@end
 }
 
-/** Where merge_circular_kernel stages output slot x of a round: one pad word per 32 keeps staging conflict-free. */
-KIT_HD inline int merge_circular_slot(int x)
-{
-    return x + x / 32;
-}
+/** Global loads each thread of merge_circular_kernel keeps in flight while it refills a buffer. */
+#define MERGE_CIRCULAR_LOADS 4
 
 /**
  * Bytes of dynamic shared memory merge_circular_kernel needs: an A buffer and
@@ -106,13 +122,40 @@ KIT_HD size_t merge_circular_shared_bytes(int tile, int threads)
     return (2 * (size_t)tile + (size_t)merge_circular_slot(tile)) * sizeof(T) + ((size_t)threads + 3) * sizeof(int);
 }
 
+//@answer
+/**
+ * The block copies from[0 .. count-1] into buffer slots to, to+1, ... (wrapping
+ * at tile). Each thread issues MERGE_CIRCULAR_LOADS global loads before it
+ * stores any: one load at a time would leave it waiting on memory latency.
+ * @pre 0 <= to < tile; count <= tile
+ */
+template <typename T>
+__device__ void merge_circular_refill(kit_shared<T> buf, int to, const T *from, int count, int tile)
+{
+    for (int base = threadIdx.x; base < count; base += MERGE_CIRCULAR_LOADS * blockDim.x) {
+        T key[MERGE_CIRCULAR_LOADS];
+        KIT_UNROLL
+        for (int u = 0; u < MERGE_CIRCULAR_LOADS; u++)
+            if (base + u * (int)blockDim.x < count)
+                key[u] = from[base + u * blockDim.x];
+        KIT_UNROLL
+        for (int u = 0; u < MERGE_CIRCULAR_LOADS; u++)
+            if (base + u * (int)blockDim.x < count)
+                buf[merge_circular_wrap(to + base + u * blockDim.x, tile)] = key[u];
+    }
+}
+
+//@skeleton
+//@end
+
 /**
  * The tiled merge of lab 4, but the tiles are circular buffers: what a round
  * did not use stays in shared memory, and the next round loads only what is
  * missing, so every key is read from global memory once. The reference also
  * avoids work the chapter repeats: each thread searches only where its share
- * starts (its neighbour's start is where it ends), and the round's outputs
- * are staged in shared memory, then written to C by consecutive threads.
+ * ends (its neighbour's end is where it starts), and the round's outputs are
+ * staged in shared memory, then written to C by consecutive threads while
+ * the buffers are refilled for the next round (three barriers per round).
  *
  * Launch: any 1-D grid of 1-D blocks, any tile >= 1; dynamic shared memory
  * merge_circular_shared_bytes<T>(tile, blockDim.x), laid out as A buffer,
@@ -127,10 +170,11 @@ __global__ void merge_circular_kernel(const T *A, int m, const T *B, int n, T *C
     int total = m + n, per_block = (int)(((long long)total + gridDim.x - 1) / gridDim.x);
     int C_curr = (int)min((long long)blockIdx.x * per_block, (long long)total);
     int C_next = min(C_curr + per_block, total);
-    if (threadIdx.x == 0) {
-        ranks[0] = co_rank(C_curr, A, m, B, n);
-        ranks[1] = co_rank(C_next, A, m, B, n);
-    }
+    /* Two threads search at once, each a chain of dependent global loads. A "buffer" of
+       max(m, n) + 1 slots never wraps, so co_rank_circular is a plain co-rank here; it reads one
+       key of each list per pass where lab 2's form reads up to four. */
+    for (int r = threadIdx.x; r < 2; r += blockDim.x)
+        ranks[r] = co_rank_circular(r == 0 ? C_curr : C_next, A, m, B, n, 0, 0, max(m, n) + 1);
     __syncthreads();
     int A_curr = ranks[0], A_next = ranks[1];
     int B_curr = C_curr - A_curr, B_next = C_next - A_next;
@@ -140,55 +184,54 @@ __global__ void merge_circular_kernel(const T *A, int m, const T *B, int n, T *C
     int C_completed = 0, A_consumed = 0, B_consumed = 0;
     int A_S_start = 0, B_S_start = 0; /* where the unused keys begin in each buffer */
     int A_held = 0, B_held = 0;       /* how many unused keys each buffer holds */
-    int last = (int)blockDim.x;       /* ranks[t] is thread t's start; ranks[last] is what the round used */
-    while (C_completed < C_length) {
-        /* Refill each buffer up to min(tile, what is left), loading only the keys it does not hold yet:
-           they come after the held ones, in global memory and in the buffer. The chapter's refill
-           restarts at A_consumed (reloading held keys) and fills B with A's counter. */
-        int A_want = min(tile, A_length - A_consumed), B_want = min(tile, B_length - B_consumed);
-        for (int i = threadIdx.x; i < A_want - A_held; i += blockDim.x) {
-            int slot = A_S_start + A_held + i;
-            A_S[slot >= tile ? slot - tile : slot] = A[A_curr + A_consumed + A_held + i];
+    int staged = 0;                   /* outputs of the last round waiting in C_S; they end at C_completed */
+    for (;;) {
+        /* Write the last round's outputs to C with consecutive threads. Then refill each buffer up
+           to min(tile, what is left), loading only the keys it does not hold yet: they come after
+           the held ones, in global memory and in the buffer. The chapter's refill restarts at
+           A_consumed (reloading held keys) and fills B with A's counter. Both steps touch only
+           what the last round no longer reads, so they share one barrier. */
+        for (int x = threadIdx.x; x < staged; x += blockDim.x) {
+            kit_value_t<kit_shared<T>> v = C_S[merge_circular_slot(x)];
+            C[C_curr + C_completed - staged + x] = v;
         }
-        for (int i = threadIdx.x; i < B_want - B_held; i += blockDim.x) {
-            int slot = B_S_start + B_held + i;
-            B_S[slot >= tile ? slot - tile : slot] = B[B_curr + B_consumed + B_held + i];
-        }
-        A_held = A_want;
-        B_held = B_want;
+        int A_miss = min(tile, A_length - A_consumed) - A_held, B_miss = min(tile, B_length - B_consumed) - B_held;
+        merge_circular_refill(A_S, merge_circular_wrap(A_S_start + A_held, tile), A + A_curr + A_consumed + A_held,
+                              A_miss, tile);
+        merge_circular_refill(B_S, merge_circular_wrap(B_S_start + B_held, tile), B + B_curr + B_consumed + B_held,
+                              B_miss, tile);
+        A_held += A_miss;
+        B_held += B_miss;
         __syncthreads();
+        if (C_completed == C_length)
+            break;
 
-        /* Each thread searches where its share starts; the next thread's start is where it ends. */
+        /* Each thread searches where its share ends; the previous thread's end is where it starts.
+           (Searching for the ends, not the starts, means the last thread's end, which is what the
+           round uses, needs no extra search that the whole block would wait for.) */
         int C_round = min(tile, C_length - C_completed);
         int share = (C_round + (int)blockDim.x - 1) / (int)blockDim.x;
         int c_curr = min((int)threadIdx.x * share, C_round), c_next = min(c_curr + share, C_round);
-        ranks[threadIdx.x] = co_rank_circular(c_curr, A_S, A_held, B_S, B_held, A_S_start, B_S_start, tile);
-        if (threadIdx.x == blockDim.x - 1)
-            ranks[last] = co_rank_circular(C_round, A_S, A_held, B_S, B_held, A_S_start, B_S_start, tile);
+        ranks[threadIdx.x] = co_rank_circular(c_next, A_S, A_held, B_S, B_held, A_S_start, B_S_start, tile);
         __syncthreads();
-        int a_curr = ranks[threadIdx.x];
-        int a_next = threadIdx.x + 1 < blockDim.x && c_next < C_round ? (int)ranks[threadIdx.x + 1] : (int)ranks[last];
+        int a_curr = threadIdx.x == 0 ? 0 : (int)ranks[threadIdx.x - 1], a_next = ranks[threadIdx.x];
         int b_curr = c_curr - a_curr, b_next = c_next - a_next;
 
-        /* Merge into the padded output tile, then write it to C with consecutive threads. */
-        merge_sequential_circular(A_S, a_next - a_curr, B_S, b_next - b_curr, staged(C_S, c_curr),
-                                  (A_S_start + a_curr) % tile, (B_S_start + b_curr) % tile, tile);
-        int A_used = ranks[last];
-        __syncthreads();
-        for (int x = threadIdx.x; x < C_round; x += blockDim.x) {
-            kit_value_t<kit_shared<T>> v = C_S[merge_circular_slot(x)];
-            C[C_curr + C_completed + x] = v;
-        }
+        /* Merge into the padded output tile; the next pass writes it to C. */
+        merge_sequential_circular(A_S, a_next - a_curr, B_S, b_next - b_curr, staged_at(C_S, c_curr),
+                                  merge_circular_wrap(A_S_start + a_curr, tile),
+                                  merge_circular_wrap(B_S_start + b_curr, tile), tile);
+        int A_used = ranks[blockDim.x - 1], B_used = C_round - A_used;
+        __syncthreads(); /* the merge's reads of the buffers and writes to C_S are done */
 
-        int B_used = C_round - A_used;
         A_consumed += A_used;
         B_consumed += B_used;
         C_completed += C_round;
+        staged = C_round;
         A_held -= A_used;
         B_held -= B_used;
-        A_S_start = (A_S_start + A_used) % tile;
-        B_S_start = (B_S_start + B_used) % tile;
-        __syncthreads(); /* the buffers, ranks and output tile are reused next round */
+        A_S_start = merge_circular_wrap(A_S_start + A_used, tile);
+        B_S_start = merge_circular_wrap(B_S_start + B_used, tile);
     }
     //@skeleton
     //@ /* Your code here: lab 4's structure with circular buffers: refill only what is missing, find each
