@@ -1,4 +1,4 @@
-/*
+/** @file
  * The map of common/: include this one header to get the whole host library.
  *   kit_types.h  key types (int32, int64, kit_kv32) and KIT_HD
  *   kit_lab.h    what a student file may use: the "not implemented" marker

@@ -1,4 +1,4 @@
-/*
+/** @file
  * Draws shared memory as the papers do (one row per bank, one column per group of w
  * consecutive words) from recorded accesses, as text or SVG, and builds the handouts'
  * figures as accesses so that they go through the same path as a recorded trace.
@@ -43,7 +43,7 @@ typedef enum kit_viz_cat {
 
 /** How to draw a trace: everything but the accesses themselves. */
 typedef struct kit_viz_view {
-    char title[KIT_VIZ_TEXT_LEN];      /**< first line of the text, the SVG's heading and <title> */
+    char title[KIT_VIZ_TEXT_LEN];      /**< first line of the text, the SVG's heading and `<title>` */
     char note[KIT_VIZ_TEXT_LEN];       /**< a sentence under the title, or empty */
     char divider_meaning[KIT_VIZ_TEXT_LEN]; /**< what the dividing lines mark, for the legend */
     kit_bank_model model;              /**< banks (and threads per warp) and the bank width */
@@ -149,9 +149,9 @@ int kit_viz_render_text(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, s
 
 /**
  * Writes grids as one SVG picture, side by side: a rect and a text per cell,
- * rows labelled "0:", "1:", ..., colours green (#7bc67b) for highlighted cells,
- * red (#e06666) for conflicts, else the category's (A #fbe7a1, B #a9c8ef,
- * aligned green, misaligned red, free #d9d9d9). The output depends on nothing
+ * rows labelled "0:", "1:", ..., colours green (\#7bc67b) for highlighted cells,
+ * red (\#e06666) for conflicts, else the category's (A \#fbe7a1, B \#a9c8ef,
+ * aligned green, misaligned red, free \#d9d9d9). The output depends on nothing
  * but the arguments (no dates), so it can be compared byte for byte.
  * @param[in] f  where to write
  * @param[in] v  the view the grids were built with

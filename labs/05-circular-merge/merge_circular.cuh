@@ -1,4 +1,4 @@
-/*
+/** @file
  * Lab 5, circular-buffer merge kernel: the one file you edit for this lab.
  * It uses your merge_sequential (lab 1) and co_rank (lab 2).
  * The handout is handouts/05-circular-merge.md; `make check LAB=05` runs the tests.
