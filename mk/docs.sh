@@ -10,6 +10,9 @@
 set -euo pipefail
 build=${1:?usage: docs.sh student|instructor OUTDIR}
 out=${2:?usage: docs.sh student|instructor OUTDIR}
+case "$out" in
+"" | . | .. | / | ./ | ../) echo "docs.sh: OUTDIR '$out' would be emptied; give a folder of its own, such as build/docs" >&2; exit 2 ;;
+esac
 case "$build" in
 student | instructor) ;;
 *) echo "docs.sh: the build is 'student' or 'instructor', not '$build'" >&2; exit 2 ;;
