@@ -47,6 +47,23 @@ for h in handouts/[0-9][0-9]-*.md; do
     [ -f "$(page "$h" "$student")" ] || fail "$h has no page in the student site ($(page "$h" "$student") is missing)"
 done
 
+# Doxygen reads a code span holding an apostrophe before a space, as in `papers' cost`, as
+# `quoted' text and breaks it: no page of the site may show that.
+broken=$(grep -l '&lsquo;' "$student"/html/md_*.html "$instructor"/html/md_*.html 2>/dev/null | paste -sd' ' -)
+if [ -z "$broken" ]; then
+    pass "no code span of the handouts is broken by an apostrophe"
+else
+    fail "a code span with an apostrophe became quoted text in: $broken (use a code block there)"
+fi
+# Nor does Doxygen turn backticks into code inside "double quotes": none may reach a page's text.
+broken=$(for f in "$student"/html/md_*.html "$instructor"/html/md_*.html "$student"/html/index.html; do
+    grep -v '<div class="line">' "$f" | grep -q '`' && echo "$f"; done | paste -sd' ' -)
+if [ -z "$broken" ]; then
+    pass "no backtick shows as text in the pages"
+else
+    fail "a backtick shows as text (a code span inside double quotes?) in: $broken"
+fi
+
 # 3. The handouts page lists every handout in lab order (the glob's order).
 want=$(for h in handouts/[0-9][0-9]-*.md; do basename "$(page "$h" "$student")"; done | paste -sd' ' -)
 got=$(grep -o 'href="md_handouts_[0-9][0-9]_[^"#]*\.html"' "$student/html/handouts.html" |
