@@ -35,6 +35,15 @@ done
 # Doxygen's page file for a Markdown file: md_<path>.html, non-alphanumerics as _.
 page() { local p=${1%.md}; printf '%s/html/md_%s.html' "$2" "${p//[^A-Za-z0-9_]/_}"; }
 
+# The sites show no source code: it would publish the files as they are, and Doxygen
+# never reads solutions/, whose answers the student site must not hold.
+listings=$(ls "$student/html" "$instructor/html" | grep -c '_source\.html$')
+if [ "$listings" = 0 ]; then
+    pass "the sites hold no source listing"
+else
+    fail "the sites hold $listings source listings (*_source.html): keep SOURCE_BROWSER and VERBATIM_HEADERS off"
+fi
+
 # 2. Every lab handout has the six sections, in order, and its page in the site.
 sections='Goal|Background|What to implement|How to run, test and grade locally|What the profiler or simulator should show, and why|Questions to think about'
 for h in handouts/[0-9][0-9]-*.md; do
