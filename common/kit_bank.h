@@ -25,7 +25,7 @@ typedef struct kit_access {
 
 /** The machine: w banks of word_bytes each; a warp is w threads. */
 typedef struct kit_bank_model {
-    unsigned w;          /**< banks, and threads per warp (1 .. 1024; 32 on NVIDIA GPUs) */
+    unsigned w;          /**< banks, and threads per warp (1 to 1024; 32 on NVIDIA GPUs) */
     unsigned word_bytes; /**< width of a bank (4 on current GPUs, 8 on Kepler in 8-byte mode) */
 } kit_bank_model;
 

@@ -35,7 +35,7 @@ void kit_merge_ref(kit_type t, const void *A, size_t m, const void *B, size_t n,
 size_t kit_co_rank_brute(kit_type t, const void *A, size_t m, const void *B, size_t n, size_t k);
 
 /**
- * Every co-rank at once: out[k] = kit_co_rank_brute(..., k) for k = 0 .. m + n,
+ * Every co-rank at once: out[k] = kit_co_rank_brute(..., k) for k = 0 to m + n,
  * in one O(m + n) pass.
  * @param[in]  t    element type
  * @param[in]  A, m sorted A and its size

@@ -18,7 +18,7 @@ extern "C" {
 
 #define KIT_VIZ_MAX_W 1024            /**< the most banks a grid may have (the simulator's limit) */
 #define KIT_VIZ_MAX_CELLS (1u << 20)  /**< the most cells one grid may hold */
-#define KIT_VIZ_MAX_CAT_WORDS 4096    /**< categories can be given for words 0 .. this - 1 */
+#define KIT_VIZ_MAX_CAT_WORDS 4096    /**< categories can be given for words 0 to this - 1 */
 #define KIT_VIZ_MAX_DIVIDERS 8        /**< the most dividing lines a view may draw */
 #define KIT_VIZ_TEXT_LEN 201          /**< room for a title or note of 200 characters */
 #define KIT_VIZ_NO_STEP (-1L)         /**< highlight no step (show the categories only) */
@@ -49,10 +49,10 @@ typedef struct kit_viz_view {
     kit_bank_model model;              /**< banks (and threads per warp) and the bank width */
     kit_viz_label label;               /**< what the cells show */
     uint32_t block;                    /**< the block drawn */
-    uint32_t warp;                     /**< the warp drawn: threads warp*w .. warp*w + w - 1 */
+    uint32_t warp;                     /**< the warp drawn: threads warp*w to warp*w + w - 1 */
     long step;                         /**< the ordinal highlighted, KIT_VIZ_NO_STEP or KIT_VIZ_FIRST_STEP */
     int rounds;                        /**< 1: call steps "round" (the CF gather's word), 0: "step" */
-    uint32_t ncat;                     /**< words 0 .. ncat - 1 have a category in cat[] */
+    uint32_t ncat;                     /**< words 0 to ncat - 1 have a category in cat[] */
     uint8_t cat[KIT_VIZ_MAX_CAT_WORDS]; /**< a kit_viz_cat per word */
     unsigned ndividers;                /**< dividing lines in divider[] */
     uint32_t divider[KIT_VIZ_MAX_DIVIDERS]; /**< a dashed line runs before the column starting at each of these words */
@@ -71,7 +71,7 @@ typedef struct kit_viz_cell {
 /** One warp's picture: w rows (banks) by cols columns, and the simulator's counts for what is highlighted. */
 typedef struct kit_viz_grid {
     unsigned w;              /**< rows: banks, bank 0 on top */
-    uint32_t first_col;      /**< column 0 of the grid holds words first_col*w .. first_col*w + w - 1 */
+    uint32_t first_col;      /**< column 0 of the grid holds words first_col*w to first_col*w + w - 1 */
     uint32_t cols;           /**< columns drawn */
     kit_viz_cell *cell;      /**< [cols * w]; bank b of grid column c is cell[c * w + b] */
     long step;               /**< the ordinal highlighted, or KIT_VIZ_NO_STEP */

@@ -28,7 +28,7 @@ KIT_HD int co_rank_circular(int k, InA A, int m, InB B, int n, int A_start, int 
 
 /**
  * merge_sequential on circular buffers: merges m keys of A from A_start and n
- * keys of B from B_start (both wrapping at `tile`) into C[0 .. m+n-1].
+ * keys of B from B_start (both wrapping at `tile`) into C[0] to C[m+n-1].
  * @pre 0 <= A_start, B_start < tile; m, n <= tile
  */
 template <typename InA, typename InB, typename Out>
