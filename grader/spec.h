@@ -58,12 +58,13 @@ typedef struct spec_lab {
  * tests (marked hidden) to tasks the public spec declared.
  *
  * Lines (blank lines and # comments are ignored):
- *   lab NN-slug
- *   title Words...
- *   file NAME                       a file the submission provides (plain name)
- *   uses NN-slug/NAME               an earlier lab's file this lab builds on
- *   task NAME POINTS Words...
- *   test TASK public|hidden NAME key=value...
+ * - lab NN-slug
+ * - title Words...
+ * - file NAME                       a file the submission provides (plain name)
+ * - uses NN-slug/NAME               an earlier lab's file this lab builds on
+ * - task NAME POINTS Words...
+ * - test TASK public|hidden NAME key=value...
+ *
  * Test keys: op, type, m, n, gen, seed, ranks, check (values|bound), timeout,
  * and for kernel labs blocks, threads (1..1024) and tile, given together.
  *
