@@ -44,7 +44,7 @@ label() { local p=${1%.md}; printf 'md_%s' "${p//[^A-Za-z0-9_]/_}"; }
     echo '/**'
     echo '@page handouts The handouts, in lab order'
     echo
-    echo 'Handout 0 teaches the bank-conflict model; labs 1 to 5 build a GPU merge step by step.'
+    echo 'Handout 0 teaches the bank-conflict model; the labs build a GPU merge step by step.'
     echo 'Each lab handout has the same sections: goal, background, what to implement, how to'
     echo 'run, test and grade locally, what the profiler or simulator should show, and questions.'
     echo
