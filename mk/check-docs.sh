@@ -130,6 +130,7 @@ for h in handouts/[0-9][0-9]-*.md; do
             }
         }
         END { flush() }' "$a")
+    np=$(echo "$phrases" | grep -c .)
     leaks=0 missing=0
     for id in $ids; do
         grep -rqs "id=\"$id\"" "$student/html" && { fail "the student site holds the answer anchor $id"; leaks=1; }
@@ -142,7 +143,7 @@ for h in handouts/[0-9][0-9]-*.md; do
     done <<<"$phrases"
     [ -f "$(page "$a" "$student")" ] && { fail "the student site has the answers page of $a"; leaks=1; }
     [ -f "$(page "$a" "$instructor")" ] || { fail "the instructor site has no answers page for $a"; missing=1; }
-    [ $leaks = 0 ] && pass "no model answer of $a is in the student site ($na anchors, $na phrases looked for)"
+    [ $leaks = 0 ] && pass "no model answer of $a is in the student site ($na anchors, $np phrases looked for)"
     [ $missing = 0 ] && pass "every model answer of $a is in the instructor site"
 done
 summary
