@@ -65,7 +65,7 @@ CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_
 # LAB=01 or LAB=01-sequential-merge picks one lab folder.
 LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
 
-.PHONY: all help test grade check run skeletons figures bench deps clean
+.PHONY: all help test grade check run skeletons figures docs docs-instructor bench deps clean
 all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BANKCHECK) $(LAB_DRIVERS)
 
 help:
@@ -79,6 +79,8 @@ help:
 	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
 	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
 	@echo "  make figures         redraw handouts/figures/ with bankviz"
+	@echo "  make docs            the handbook (Doxygen): handouts, study paths, API reference, in $(BUILD)/docs/html/"
+	@echo "  make docs-instructor the same with the model answers, in $(BUILD)/docs-instructor/html/"
 	@echo "  make bench           the benchmarks (CPU emulation and simulator speed; GPU ones where a GPU is)"
 	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
 	@echo "  make clean           remove $(BUILD)/"
@@ -245,7 +247,8 @@ test:
 	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) $(LAB_DRIVERS) $(CPU_DRIVERS)
 	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) \
 	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) \
-	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)"
+	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
+	  "bash mk/check-docs.sh $(BUILD)"
 
 grade:
 	@bash mk/deps.sh
@@ -321,6 +324,13 @@ bench: $(BUILD)/bench/bank_sim $(BUILD)/bench/cpu_merge $(BUILD)/bench/merge_ben
 # Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
 figures: $(BANKVIZ)
 	$(Q)bash mk/figures.sh $(BANKVIZ) handouts/figures
+
+# The handbook. Both builds fail on any Doxygen warning; only the instructor's holds the model answers.
+docs:
+	$(Q)bash mk/docs.sh student $(BUILD)/docs
+
+docs-instructor:
+	$(Q)bash mk/docs.sh instructor $(BUILD)/docs-instructor
 
 clean:
 	rm -rf $(BUILD)

@@ -1,4 +1,4 @@
-/*
+/** @file
  * Micro-kernels with known shared-memory access patterns, written once for the
  * GPU and the CPU emulation: bankcheck runs them under Nsight Compute on a GPU
  * and through the simulator on the CPU, and the two counts are compared.
@@ -11,10 +11,10 @@
 
 #include "kit_lab.h"
 
-#define BANK_MICRO_WORDS 4096 /* 4-byte words of shared memory the kernels use */
-#define BANK_MICRO_SMEM (BANK_MICRO_WORDS * 4)
+#define BANK_MICRO_WORDS 4096 /**< 4-byte words of shared memory the kernels use */
+#define BANK_MICRO_SMEM (BANK_MICRO_WORDS * 4) /**< bytes of dynamic shared memory of each micro-kernel */
 
-/* Stores i into every word, thread t taking words t, t + 32, ...: each store step covers 32 consecutive words. */
+/** Stores i into every word, thread t taking words t, t + 32, ...: each store step covers 32 consecutive words. */
 __device__ inline void bank_micro_fill(kit_shared<int> s)
 {
     for (int i = threadIdx.x; i < BANK_MICRO_WORDS; i += blockDim.x)

@@ -1,16 +1,16 @@
-/*
+/** @file
  * The map of common/: include this one header to get the whole host library.
- *   kit_types.h  key types (int32, int64, kit_kv32) and KIT_HD
- *   kit_lab.h    what a student file may use: the "not implemented" marker
- *   kit_gen.h    seeded generators for arrays and merge inputs
- *   kit_ref.h    trusted CPU references: stable merge, co-rank, verification
- *   kit_timer.h  host timer
- *   kit_cli.h    the options every lab driver shares
- *   kit_proto.h  the request/reply files between the grader and a lab runner
- *   kit_driver.h what every lab driver shares: options, printing, serving the grader, kit_xmalloc
- *   kit_cuda.h   CUDA_CHECK, the GPU probe and the event timer (.cu files only)
- *   kit_test.h   the CUnit layer of the kit's tests (include it yourself; it needs CUnit)
- *   kit_counted.h a key type that counts comparisons (C++ only; include it yourself)
+ * - kit_types.h  key types (int32, int64, kit_kv32) and KIT_HD
+ * - kit_lab.h    what a student file may use: the "not implemented" marker
+ * - kit_gen.h    seeded generators for arrays and merge inputs
+ * - kit_ref.h    trusted CPU references: stable merge, co-rank, verification
+ * - kit_timer.h  host timer
+ * - kit_cli.h    the options every lab driver shares
+ * - kit_proto.h  the request/reply files between the grader and a lab runner
+ * - kit_driver.h what every lab driver shares: options, printing, serving the grader, kit_xmalloc
+ * - kit_cuda.h   CUDA_CHECK, the GPU probe and the event timer (.cu files only)
+ * - kit_test.h   the CUnit layer of the kit's tests (include it yourself; it needs CUnit)
+ * - kit_counted.h a key type that counts comparisons (C++ only; include it yourself)
  */
 #ifndef KIT_H
 #define KIT_H

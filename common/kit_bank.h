@@ -1,4 +1,4 @@
-/*
+/** @file
  * The bank-conflict simulator: the Distributed Memory Machine of the papers
  * (w banks, bank = word index mod w, a warp in lock-step, the same word
  * multicast for free), applied to recorded shared-memory accesses.
@@ -25,7 +25,7 @@ typedef struct kit_access {
 
 /** The machine: w banks of word_bytes each; a warp is w threads. */
 typedef struct kit_bank_model {
-    unsigned w;          /**< banks, and threads per warp (1 .. 1024; 32 on NVIDIA GPUs) */
+    unsigned w;          /**< banks, and threads per warp (1 to 1024; 32 on NVIDIA GPUs) */
     unsigned word_bytes; /**< width of a bank (4 on current GPUs, 8 on Kepler in 8-byte mode) */
 } kit_bank_model;
 
@@ -41,11 +41,15 @@ typedef struct kit_bank_count {
  * each for loads and stores apart (as Nsight Compute's ..._op_ld and ..._op_st).
  */
 typedef struct kit_bank_report {
+    /** @{ */
     kit_bank_count load, store; /**< the whole kernel */
+    /** @} */
     uint32_t blocks;            /**< 1 + the largest block index seen */
     uint32_t warps;             /**< warps per block: 1 + the largest thread index seen, divided by w */
+    /** @{ */
     kit_bank_count *block_load, *block_store; /**< [blocks] */
     kit_bank_count *warp_load, *warp_store;   /**< [blocks * warps], block-major */
+    /** @} */
 } kit_bank_report;
 
 /**
@@ -67,6 +71,7 @@ typedef struct kit_bank_report {
  * @param[out] out   the report; release it with kit_bank_free()
  * @param[out] err   why the trace was refused (bad model, size, or a thread or
  *                   block index past the limits)
+ * @param[in]  errlen size of @p err
  * @return 0, or -1 with a message in @p err
  */
 int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t n, kit_bank_report *out,
@@ -86,8 +91,11 @@ int kit_trace_write(FILE *f, const kit_access *acc, size_t n);
  * Reads a text trace written by kit_trace_write() (blank lines and other
  * # lines are skipped). Refuses, with the line number, any malformed line,
  * a size other than 1, 2, 4, 8 or 16, and an access that ends past 2^32 bytes.
+ * @param[in]  f   the trace file
  * @param[out] acc malloc'ed accesses (free it)
  * @param[out] n   their number
+ * @param[out] err the first malformed line and what is wrong with it
+ * @param[in]  errlen size of @p err
  * @return 0, or -1 with a message in @p err
  */
 int kit_trace_read(FILE *f, kit_access **acc, size_t *n, char *err, size_t errlen);

@@ -1,4 +1,4 @@
-/* Command-line parsing shared by every lab driver, so all drivers take the same options. */
+/** @file kit_cli.h Command-line parsing shared by every lab driver, so all drivers take the same options. */
 #ifndef KIT_CLI_H
 #define KIT_CLI_H
 

@@ -1,4 +1,4 @@
-/* A key type that counts every comparison made on it, so a test can bound a search's work. Host C++. */
+/** @file kit_counted.h A key type that counts every comparison made on it, so a test can bound a search's work. Host C++. */
 #ifndef KIT_COUNTED_H
 #define KIT_COUNTED_H
 
@@ -25,11 +25,13 @@ struct kit_counted {
     int64_t key; /**< the key compared */
 };
 
+/** Compare the keys, and count one comparison each. @{ */
 KIT_HD inline bool operator<(kit_counted a, kit_counted b) { kit_count_comparison(); return a.key < b.key; }
 KIT_HD inline bool operator<=(kit_counted a, kit_counted b) { kit_count_comparison(); return a.key <= b.key; }
 KIT_HD inline bool operator>(kit_counted a, kit_counted b) { kit_count_comparison(); return a.key > b.key; }
 KIT_HD inline bool operator>=(kit_counted a, kit_counted b) { kit_count_comparison(); return a.key >= b.key; }
 KIT_HD inline bool operator==(kit_counted a, kit_counted b) { kit_count_comparison(); return a.key == b.key; }
 KIT_HD inline bool operator!=(kit_counted a, kit_counted b) { kit_count_comparison(); return a.key != b.key; }
+/** @} */
 
 #endif

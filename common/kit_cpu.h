@@ -1,4 +1,4 @@
-/*
+/** @file
  * The CPU stand-in for CUDA: the device built-ins and the part of the runtime
  * the kit uses, so that the kit's .cu files compile with a plain C++ compiler
  * (g++ -x c++ -DKIT_CPU) and their kernels run on the CPU.
@@ -42,12 +42,12 @@ struct dim3 {
 
 /** What threadIdx, blockIdx, blockDim and gridDim read: the emulator updates it at every switch. */
 struct kit_cpu_now_t {
-    uint3 thread_idx;
-    uint3 block_idx;
-    dim3 block_dim;
-    dim3 grid_dim;
+    uint3 thread_idx; /**< threadIdx of the running thread */
+    uint3 block_idx; /**< blockIdx of the running block */
+    dim3 block_dim; /**< blockDim of the launch */
+    dim3 grid_dim; /**< gridDim of the launch */
 };
-extern kit_cpu_now_t kit_cpu_now;
+extern kit_cpu_now_t kit_cpu_now; /**< the running thread, as the emulator sets it */
 
 #define threadIdx (kit_cpu_now.thread_idx)
 #define blockIdx (kit_cpu_now.block_idx)
@@ -70,6 +70,7 @@ inline void __threadfence_block(void) {}
 uint64_t kit_cpu_warp_exchange(unsigned mask, uint64_t value, int src, unsigned *ballot);
 
 template <typename T>
+/** A shuffle of any value of up to 8 bytes, through kit_cpu_warp_exchange(). */
 T kit_cpu_shfl(unsigned mask, T var, int src)
 {
     static_assert(sizeof(T) <= 8, "the CPU emulation shuffles values of up to 8 bytes");

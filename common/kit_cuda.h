@@ -1,4 +1,4 @@
-/* The kit's one CUDA error check, its GPU probe and its CUDA-event timer. Include only from .cu files. */
+/** @file kit_cuda.h The kit's one CUDA error check, its GPU probe and its CUDA-event timer. Include only from .cu files. */
 #ifndef KIT_CUDA_H
 #define KIT_CUDA_H
 

@@ -1,4 +1,4 @@
-/*
+/** @file
  * What lab kernels use to touch shared memory and what the harness uses to
  * launch them, written once for both execution paths: on a GPU (nvcc) these
  * are plain CUDA; in the CPU build (-DKIT_CPU) kernels run on the CPU and
@@ -61,7 +61,7 @@ struct kit_shared {
     typedef typename std::remove_cv<T>::type value_type; /**< the element type */
     T *p;                                                 /**< the address in shared memory */
 
-    KIT_HD kit_shared(T *q = nullptr) : p(q) {}
+    KIT_HD kit_shared(T *q = nullptr) : p(q) {} /**< wraps the shared-memory address @p q */
 
 #ifdef KIT_CPU
     /** A reference into shared memory that records how it is used. */
@@ -82,15 +82,21 @@ struct kit_shared {
         ref &operator+=(const T &v) { return *this = static_cast<T>(*this) + v; }
         ref &operator-=(const T &v) { return *this = static_cast<T>(*this) - v; }
     };
+    /** Element @p i, and the element pointed to, as recording references. @{ */
     ref operator[](ptrdiff_t i) const { return ref{p + i}; }
     ref operator*() const { return ref{p}; }
+    /** @} */
 #else
+    /** Element @p i, and the element pointed to. @{ */
     KIT_HD T &operator[](ptrdiff_t i) const { return p[i]; }
     KIT_HD T &operator*() const { return *p; }
+    /** @} */
 #endif
+    /** Pointer arithmetic, as on a plain pointer. @{ */
     KIT_HD kit_shared operator+(ptrdiff_t i) const { return kit_shared(p + i); }
     KIT_HD kit_shared operator-(ptrdiff_t i) const { return kit_shared(p - i); }
     KIT_HD ptrdiff_t operator-(kit_shared o) const { return p - o.p; }
+    /** @} */
     /** The raw address; accesses through it are not recorded. */
     KIT_HD T *raw() const { return p; }
 };
@@ -103,16 +109,18 @@ struct kit_shared {
  */
 template <typename P>
 struct kit_value {
-    typedef typename P::value_type type;
+    typedef typename P::value_type type; /**< the element type */
 };
+/** kit_value for a plain pointer: the pointed-to type, without const. */
 template <typename T>
 struct kit_value<T *> {
-    typedef typename std::remove_cv<T>::type type;
+    typedef typename std::remove_cv<T>::type type; /**< the pointed-to type, without const */
 };
 template <typename P>
-using kit_value_t = typename kit_value<P>::type;
+using kit_value_t = typename kit_value<P>::type; /**< the element type behind P */
 
 /**
+ * @def KIT_DYNAMIC_SHARED(T)
  * The block's dynamic shared memory (the launch's third parameter) as a
  * kit_shared<T>. Both paths lay it out the same way, from offset 0, so the
  * simulator's banks are the hardware's.

@@ -1,4 +1,4 @@
-/* What every lab driver shares: option handling, array printing, and answering a grader request. */
+/** @file kit_driver.h What every lab driver shares: option handling, array printing, and answering a grader request. */
 #ifndef KIT_DRIVER_H
 #define KIT_DRIVER_H
 
@@ -46,6 +46,8 @@ int kit_driver_args(kit_args *a, int argc, char **argv, const char *what);
  * The start of every driver's main: fills the defaults, parses the options,
  * and answers a grader request when --serve is given.
  * @param[out] a     the options
+ * @param[in]  argc, argv the command line
+ * @param[in]  what  one line on what the driver does, for --help
  * @param[in]  serve the lab's request handler
  * @return -1 to go on with the command-line run, or the exit status to return
  */
@@ -53,6 +55,7 @@ int kit_driver_begin(kit_args *a, int argc, char **argv, const char *what, kit_s
 
 /**
  * Allocates and generates the sorted merge inputs the options describe.
+ * @param[in]  a the options
  * @param[out] A a->m elements (free it)
  * @param[out] B a->n elements (free it)
  */

@@ -1,4 +1,4 @@
-/* Seeded input generators: the same seed gives the same data on every machine. */
+/** @file kit_gen.h Seeded input generators: the same seed gives the same data on every machine. */
 #ifndef KIT_GEN_H
 #define KIT_GEN_H
 

@@ -1,4 +1,4 @@
-/*
+/** @file
  * What the merge-kernel labs (3 to 5) share: running a lab's kernel on host
  * arrays through device memory, its driver, and its answer to the grader.
  * Each lab provides only a launcher for its kernel.
@@ -27,7 +27,7 @@ typedef void (*kit_merge_launch_fn)(kit_type t, const void *d_A, int m, const vo
 struct kit_merge_lab {
     const char *task;          /**< "<lab>:<task>", reported when the kernel is a skeleton */
     const char *what;          /**< one line for the driver's --help */
-    kit_merge_launch_fn launch;
+    kit_merge_launch_fn launch; /**< launches the lab's kernel */
 };
 
 /** The launch the kit uses when none is given: 128 threads, tiles of 1024, about 4096 outputs per block. */
@@ -79,10 +79,10 @@ static inline int kit_merge_run(const kit_merge_lab *lab, kit_type t, void *A, i
     return rc;
 }
 
-/* The lab whose requests kit_merge_serve answers (kit_serve takes a plain function). */
+/** The lab whose requests kit_merge_serve answers (kit_serve takes a plain function). */
 static const kit_merge_lab *kit_merge_serving_;
 
-/* Grader request "merge": C = merge(A, B) by the kernel; Q is empty or holds blocks, threads, tile. */
+/** Grader request "merge": C = merge(A, B) by the kernel; Q is empty or holds blocks, threads, tile. */
 static inline int kit_merge_serve_one(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
     uint64_t total = req->m + req->n;

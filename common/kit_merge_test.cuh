@@ -1,13 +1,14 @@
-/* The CUnit tests every merge-kernel lab (3 to 5) runs: edge cases, launch shapes, stability, sizes. */
+/** @file kit_merge_test.cuh The CUnit tests every merge-kernel lab (3 to 5) runs: edge cases, launch shapes, stability, sizes. */
 #ifndef KIT_MERGE_TEST_CUH
 #define KIT_MERGE_TEST_CUH
 
 #include "kit_merge_run.cuh"
 #include "kit_test_gpu.h"
 
+/** The lab whose kernel the shared tests run (set by kit_merge_register_tests()). */
 static const kit_merge_lab *kit_merge_tested_;
 
-/*
+/**
  * Merges generated input with the lab's kernel and checks, in order: the
  * kernel is implemented, the launch worked, C equals the stable reference,
  * and A and B are unchanged. Returns 1 when all hold.
@@ -47,12 +48,14 @@ static inline int kit_merge_check(kit_type t, size_t m, size_t n, kit_gen g, uin
     return ok;
 }
 
+/** @return the launch of @p blocks blocks of @p threads threads with tiles of @p tile */
 static inline kit_merge_cfg kit_cfg(int blocks, int threads, int tile)
 {
     kit_merge_cfg c = {blocks, threads, tile};
     return c;
 }
 
+/** Test: m = 0, n = 0, and both zero. */
 static inline void kit_merge_test_empty(void)
 {
     kit_merge_check(KIT_TYPE_I32, 0, 0, KIT_GEN_RANDOM, 1, kit_cfg(2, 32, 64));
@@ -60,6 +63,7 @@ static inline void kit_merge_test_empty(void)
     kit_merge_check(KIT_TYPE_I64, 100, 0, KIT_GEN_RANDOM, 3, kit_cfg(3, 32, 16));
 }
 
+/** Test: fewer outputs than threads, and more blocks than there is work. */
 static inline void kit_merge_test_fewer_outputs_than_threads(void)
 {
     kit_merge_check(KIT_TYPE_I32, 3, 2, KIT_GEN_RANDOM, 4, kit_cfg(4, 64, 16));
@@ -67,6 +71,7 @@ static inline void kit_merge_test_fewer_outputs_than_threads(void)
     kit_merge_check(KIT_TYPE_I32, 50, 50, KIT_GEN_RANDOM, 6, kit_cfg(50, 32, 16)); /* more blocks than needed */
 }
 
+/** Test: sizes, tiles and blocks that do not divide each other, a partial warp, tiles of one. */
 static inline void kit_merge_test_odd_shapes(void)
 {
     kit_merge_check(KIT_TYPE_I32, 1000, 777, KIT_GEN_RANDOM, 7, kit_cfg(3, 96, 100));  /* tile not a multiple of the block */
@@ -77,6 +82,7 @@ static inline void kit_merge_test_odd_shapes(void)
     kit_merge_check(KIT_TYPE_I32, 2000, 3000, KIT_GEN_RANDOM, 12, kit_cfg(1, 64, 5000)); /* one tile holds everything */
 }
 
+/** Test: every input shape of the generators, on 32- and 64-bit keys. */
 static inline void kit_merge_test_shapes(void)
 {
     const kit_gen shapes[] = {KIT_GEN_EQUAL, KIT_GEN_A_BELOW_B, KIT_GEN_B_BELOW_A, KIT_GEN_INTERLEAVED,
@@ -87,6 +93,7 @@ static inline void kit_merge_test_shapes(void)
     }
 }
 
+/** Test: stability, with key-value pairs whose values record where each came from. */
 static inline void kit_merge_test_stability(void)
 {
     kit_merge_check(KIT_TYPE_KV32, 2000, 2000, KIT_GEN_EQUAL, 40, kit_cfg(3, 64, 128));
@@ -94,6 +101,7 @@ static inline void kit_merge_test_stability(void)
     kit_merge_check(KIT_TYPE_KV32, 3000, 3001, KIT_GEN_FEW_UNIQUE, 42, kit_cfg(2, 96, 100));
 }
 
+/** Test: 2^18 + 3 elements with the default launch. */
 static inline void kit_merge_test_large(void)
 {
     kit_merge_check(KIT_TYPE_I32, 1 << 17, (1 << 17) + 3, KIT_GEN_RANDOM, 50, kit_merge_default_cfg((1 << 18) + 3));

@@ -1,4 +1,4 @@
-/* Reads the CSV that Nsight Compute writes with --csv, to get per-launch metric values (bank conflicts). */
+/** @file kit_ncu.h Reads the CSV that Nsight Compute writes with --csv, to get per-launch metric values (bank conflicts). */
 #ifndef KIT_NCU_H
 #define KIT_NCU_H
 
@@ -21,8 +21,11 @@ typedef struct kit_ncu_row {
  * Parses ncu's CSV. Lines that are not CSV records (ncu's "==PROF==" notes,
  * the program's own output) are skipped; the header row names the columns
  * "ID", "Kernel Name", "Metric Name" and "Metric Value", in any order.
+ * @param[in]  f    the CSV
  * @param[out] rows malloc'ed rows (free it)
  * @param[out] n    their number
+ * @param[out] err  why the CSV was refused
+ * @param[in]  errlen size of @p err
  * @return 0, or -1 with a reason in @p err (no header, a value that is not a number)
  */
 int kit_ncu_read(FILE *f, kit_ncu_row **rows, size_t *n, char *err, size_t errlen);
@@ -42,6 +45,7 @@ int kit_ncu_value(const kit_ncu_row *rows, size_t n, long id, const char *metric
  * @param[in] names  what each launch is
  * @param[in] sim_ld the simulator's load conflicts per launch
  * @param[in] sim_st the simulator's store conflicts per launch
+ * @param[in] out    where the table goes
  * @return the number of launches that disagree or lack an ncu row, or -1 if the CSV cannot be read
  */
 int kit_ncu_compare(const char *csv, int n, const char *const *names, const uint64_t *sim_ld, const uint64_t *sim_st,

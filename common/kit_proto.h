@@ -1,4 +1,4 @@
-/*
+/** @file
  * The file format in which the grader hands a lab runner its inputs and reads
  * back the results. The grader computes the expected answer itself, so nothing
  * the runner prints can make a test pass.
@@ -52,7 +52,11 @@ int kit_req_write(FILE *f, const kit_req *h, const void *A, const void *B, const
 
 /**
  * Reads a request; the arrays are malloc'ed (NULL when empty) and belong to the caller.
+ * @param[in]  f   the request file
+ * @param[out] h   the header read
+ * @param[out] A,B,Q the arrays
  * @param[out] err on failure, what was wrong with the input
+ * @param[in]  errlen size of @p err
  * @return 0 on success, -1 on a malformed or truncated request
  */
 int kit_req_read(FILE *f, kit_req *h, void **A, void **B, int64_t **Q, char *err, size_t errlen);
@@ -67,9 +71,12 @@ int kit_res_write(FILE *f, const kit_res *h, const void *C, const void *A, const
  * Reads a reply from an untrusted runner. The header must announce exactly
  * the counts in @p want (status OK) or no arrays at all (other statuses);
  * anything else is refused before any array is read.
+ * @param[in]  f    the reply file
  * @param[in]  want expected type and counts; its status and note are ignored
  * @param[out] h    the header read
  * @param[out] C,A,B,R malloc'ed arrays owned by the caller (NULL when empty)
+ * @param[out] err  why the reply was refused
+ * @param[in]  errlen size of @p err
  * @return 0 on success, -1 on a malformed reply, with a reason in @p err
  */
 int kit_res_read(FILE *f, const kit_res *want, kit_res *h, void **C, void **A, void **B, int64_t **R,

@@ -1,4 +1,4 @@
-/* CPU references the tests and the grader trust: a stable merge, co-ranks, and array comparison. */
+/** @file kit_ref.h CPU references the tests and the grader trust: a stable merge, co-ranks, and array comparison. */
 #ifndef KIT_REF_H
 #define KIT_REF_H
 
@@ -35,8 +35,11 @@ void kit_merge_ref(kit_type t, const void *A, size_t m, const void *B, size_t n,
 size_t kit_co_rank_brute(kit_type t, const void *A, size_t m, const void *B, size_t n, size_t k);
 
 /**
- * Every co-rank at once: out[k] = kit_co_rank_brute(..., k) for k = 0 .. m + n,
+ * Every co-rank at once: out[k] = kit_co_rank_brute(..., k) for k = 0 to m + n,
  * in one O(m + n) pass.
+ * @param[in]  t    element type
+ * @param[in]  A, m sorted A and its size
+ * @param[in]  B, n sorted B and its size
  * @param[out] out m + n + 1 entries
  */
 void kit_co_rank_all(kit_type t, const void *A, size_t m, const void *B, size_t n, int64_t *out);
@@ -50,6 +53,9 @@ int kit_co_rank_pass_bound(long long m, long long n);
 
 /**
  * Writes one element as text: "17" for keys, "(key 17, value -3)" for pairs.
+ * @param[in]  t    element type
+ * @param[in]  data the array
+ * @param[in]  i    which element
  * @param[out] buf  destination, always NUL-terminated
  * @param[in]  len  size of @p buf
  */
@@ -57,7 +63,11 @@ void kit_format_elem(kit_type t, const void *data, size_t i, char *buf, size_t l
 
 /**
  * Compares two arrays element by element (key and value for pairs).
+ * @param[in]  t   element type
+ * @param[in]  expected, got the two arrays
+ * @param[in]  n   their length
  * @param[out] msg on a mismatch, "index I: expected X, got Y"; may be NULL
+ * @param[in]  msglen size of @p msg
  * @return the index of the first mismatch, or -1 if the arrays are equal
  */
 long long kit_verify(kit_type t, const void *expected, const void *got, size_t n, char *msg, size_t msglen);

@@ -1,4 +1,4 @@
-/* A small layer over CUnit that every kit test program shares: one main, skips, and readable failures. */
+/** @file kit_test.h A small layer over CUnit that every kit test program shares: one main, skips, and readable failures. */
 #ifndef KIT_TEST_H
 #define KIT_TEST_H
 

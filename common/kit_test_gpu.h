@@ -1,4 +1,4 @@
-/* Device suites of the kit's tests: they run on a GPU, or on the CPU emulation in the CPU build, and are skipped otherwise. */
+/** @file kit_test_gpu.h Device suites of the kit's tests: they run on a GPU, or on the CPU emulation in the CPU build, and are skipped otherwise. */
 #ifndef KIT_TEST_GPU_H
 #define KIT_TEST_GPU_H
 

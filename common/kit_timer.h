@@ -1,4 +1,4 @@
-/* A host wall-clock timer; the CUDA-event timer is in kit_cuda.h. */
+/** @file kit_timer.h A host wall-clock timer; the CUDA-event timer is in kit_cuda.h. */
 #ifndef KIT_TIMER_H
 #define KIT_TIMER_H
 

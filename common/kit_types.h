@@ -1,4 +1,4 @@
-/* The key types every lab is tested on, shared by C host code and CUDA C++. */
+/** @file kit_types.h The key types every lab is tested on, shared by C host code and CUDA C++. */
 #ifndef KIT_TYPES_H
 #define KIT_TYPES_H
 
@@ -51,10 +51,12 @@ int kit_type_parse(const char *name, kit_type *out);
 #ifdef __cplusplus
 }
 
+/** Compare the keys only, never the values; there is deliberately no `==`. @{ */
 KIT_HD inline bool operator<(kit_kv32 a, kit_kv32 b) { return a.key < b.key; }
 KIT_HD inline bool operator<=(kit_kv32 a, kit_kv32 b) { return a.key <= b.key; }
 KIT_HD inline bool operator>(kit_kv32 a, kit_kv32 b) { return a.key > b.key; }
 KIT_HD inline bool operator>=(kit_kv32 a, kit_kv32 b) { return a.key >= b.key; }
+/** @} */
 #endif
 
 #endif

@@ -1,4 +1,4 @@
-/*
+/** @file
  * Draws shared memory as the papers do (one row per bank, one column per group of w
  * consecutive words) from recorded accesses, as text or SVG, and builds the handouts'
  * figures as accesses so that they go through the same path as a recorded trace.
@@ -18,7 +18,7 @@ extern "C" {
 
 #define KIT_VIZ_MAX_W 1024            /**< the most banks a grid may have (the simulator's limit) */
 #define KIT_VIZ_MAX_CELLS (1u << 20)  /**< the most cells one grid may hold */
-#define KIT_VIZ_MAX_CAT_WORDS 4096    /**< categories can be given for words 0 .. this - 1 */
+#define KIT_VIZ_MAX_CAT_WORDS 4096    /**< categories can be given for words 0 to this - 1 */
 #define KIT_VIZ_MAX_DIVIDERS 8        /**< the most dividing lines a view may draw */
 #define KIT_VIZ_TEXT_LEN 201          /**< room for a title or note of 200 characters */
 #define KIT_VIZ_NO_STEP (-1L)         /**< highlight no step (show the categories only) */
@@ -43,16 +43,16 @@ typedef enum kit_viz_cat {
 
 /** How to draw a trace: everything but the accesses themselves. */
 typedef struct kit_viz_view {
-    char title[KIT_VIZ_TEXT_LEN];      /**< first line of the text, the SVG's heading and <title> */
+    char title[KIT_VIZ_TEXT_LEN];      /**< first line of the text, the SVG's heading and `<title>` */
     char note[KIT_VIZ_TEXT_LEN];       /**< a sentence under the title, or empty */
     char divider_meaning[KIT_VIZ_TEXT_LEN]; /**< what the dividing lines mark, for the legend */
     kit_bank_model model;              /**< banks (and threads per warp) and the bank width */
     kit_viz_label label;               /**< what the cells show */
     uint32_t block;                    /**< the block drawn */
-    uint32_t warp;                     /**< the warp drawn: threads warp*w .. warp*w + w - 1 */
+    uint32_t warp;                     /**< the warp drawn: threads warp*w to warp*w + w - 1 */
     long step;                         /**< the ordinal highlighted, KIT_VIZ_NO_STEP or KIT_VIZ_FIRST_STEP */
     int rounds;                        /**< 1: call steps "round" (the CF gather's word), 0: "step" */
-    uint32_t ncat;                     /**< words 0 .. ncat - 1 have a category in cat[] */
+    uint32_t ncat;                     /**< words 0 to ncat - 1 have a category in cat[] */
     uint8_t cat[KIT_VIZ_MAX_CAT_WORDS]; /**< a kit_viz_cat per word */
     unsigned ndividers;                /**< dividing lines in divider[] */
     uint32_t divider[KIT_VIZ_MAX_DIVIDERS]; /**< a dashed line runs before the column starting at each of these words */
@@ -71,7 +71,7 @@ typedef struct kit_viz_cell {
 /** One warp's picture: w rows (banks) by cols columns, and the simulator's counts for what is highlighted. */
 typedef struct kit_viz_grid {
     unsigned w;              /**< rows: banks, bank 0 on top */
-    uint32_t first_col;      /**< column 0 of the grid holds words first_col*w .. first_col*w + w - 1 */
+    uint32_t first_col;      /**< column 0 of the grid holds words first_col*w to first_col*w + w - 1 */
     uint32_t cols;           /**< columns drawn */
     kit_viz_cell *cell;      /**< [cols * w]; bank b of grid column c is cell[c * w + b] */
     long step;               /**< the ordinal highlighted, or KIT_VIZ_NO_STEP */
@@ -149,9 +149,9 @@ int kit_viz_render_text(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, s
 
 /**
  * Writes grids as one SVG picture, side by side: a rect and a text per cell,
- * rows labelled "0:", "1:", ..., colours green (#7bc67b) for highlighted cells,
- * red (#e06666) for conflicts, else the category's (A #fbe7a1, B #a9c8ef,
- * aligned green, misaligned red, free #d9d9d9). The output depends on nothing
+ * rows labelled "0:", "1:", ..., colours green (\#7bc67b) for highlighted cells,
+ * red (\#e06666) for conflicts, else the category's (A \#fbe7a1, B \#a9c8ef,
+ * aligned green, misaligned red, free \#d9d9d9). The output depends on nothing
  * but the arguments (no dates), so it can be compared byte for byte.
  * @param[in] f  where to write
  * @param[in] v  the view the grids were built with

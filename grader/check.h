@@ -1,4 +1,4 @@
-/* Runs one spec test through a lab runner and judges the reply against the grader's own reference. */
+/** @file check.h Runs one spec test through a lab runner and judges the reply against the grader's own reference. */
 #ifndef CHECK_H
 #define CHECK_H
 
@@ -18,8 +18,9 @@ typedef enum verdict {
 /** @return the verdict's short name, as listed above. */
 const char *verdict_name(verdict v);
 
+/** The judgement of one test. */
 typedef struct check_result {
-    verdict v;
+    verdict v; /**< the verdict */
     char detail[256]; /**< one line, for example "wrong output at index 3: expected 7, got 8" */
 } check_result;
 

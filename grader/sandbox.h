@@ -1,4 +1,4 @@
-/* Runs an untrusted program in its own process group, with a wall-clock timeout and resource limits. */
+/** @file sandbox.h Runs an untrusted program in its own process group, with a wall-clock timeout and resource limits. */
 #ifndef SANDBOX_H
 #define SANDBOX_H
 
@@ -23,9 +23,10 @@ typedef enum sb_kind {
     SB_ERROR     /**< could not be started; code is errno */
 } sb_kind;
 
+/** How a sandboxed run ended. */
 typedef struct sb_result {
-    sb_kind kind;
-    int code;
+    sb_kind kind; /**< how it ended */
+    int code; /**< the exit status, signal or errno, as kind says */
     double seconds; /**< wall-clock time until it ended or was killed */
 } sb_result;
 

@@ -1,4 +1,4 @@
-/* Turns a reference solution into the student's skeleton by stripping its marked answer regions. */
+/** @file skel.h Turns a reference solution into the student's skeleton by stripping its marked answer regions. */
 #ifndef SKEL_H
 #define SKEL_H
 

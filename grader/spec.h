@@ -1,4 +1,4 @@
-/* Grading specs: the data file in each lab folder that lists its tasks, points and tests. */
+/** @file spec.h Grading specs: the data file in each lab folder that lists its tasks, points and tests. */
 #ifndef SPEC_H
 #define SPEC_H
 
@@ -6,10 +6,10 @@
 
 #include "kit_gen.h"
 
-#define SPEC_MAX_FILES 4
-#define SPEC_MAX_TASKS 16
-#define SPEC_MAX_TESTS 96
-#define SPEC_NAME 48
+#define SPEC_MAX_FILES 4 /**< files a lab may list */
+#define SPEC_MAX_TASKS 16 /**< tasks a lab may have */
+#define SPEC_MAX_TESTS 96 /**< tests a lab may have, public and hidden */
+#define SPEC_NAME 48 /**< room for a task or test name */
 
 /** A task: one thing the student implements, graded all or nothing. */
 typedef struct spec_task {
@@ -25,12 +25,16 @@ typedef struct spec_test {
     int hidden;             /**< 1 if students do not see it */
     char op[16];            /**< runner operation: "merge" or "co_rank" */
     kit_type type;          /**< element type */
+    /** @{ */
     long long m, n;         /**< input sizes */
+    /** @} */
     kit_gen gen;            /**< input shape */
     unsigned long long seed;/**< generator seed */
     long long ranks;        /**< co_rank: ranks to query, 0 for every rank */
     int bound;              /**< co_rank: check the pass and comparison bounds instead of the values */
+    /** @{ */
     int blocks, threads, tile; /**< merge kernels: the launch (blocks 0 when the lab has no kernel) */
+    /** @} */
     int timeout_s;          /**< wall-clock limit, 0 for the grader's default */
 } spec_test;
 
@@ -39,13 +43,13 @@ typedef struct spec_lab {
     char lab[64];                           /**< folder name, "NN-slug" */
     char title[128];                        /**< human title */
     char files[SPEC_MAX_FILES][64];         /**< the files a submission provides */
-    int nfiles;
+    int nfiles; /**< entries used in files */
     char uses[SPEC_MAX_FILES][128];         /**< earlier labs' files it builds on, as "NN-slug/file" */
-    int nuses;
-    spec_task tasks[SPEC_MAX_TASKS];
-    int ntasks;
-    spec_test tests[SPEC_MAX_TESTS];
-    int ntests;
+    int nuses; /**< entries used in uses */
+    spec_task tasks[SPEC_MAX_TASKS]; /**< the tasks, in spec order */
+    int ntasks; /**< entries used in tasks */
+    spec_test tests[SPEC_MAX_TESTS]; /**< the tests, public then hidden */
+    int ntests; /**< entries used in tests */
 } spec_lab;
 
 /**
@@ -54,12 +58,13 @@ typedef struct spec_lab {
  * tests (marked hidden) to tasks the public spec declared.
  *
  * Lines (blank lines and # comments are ignored):
- *   lab NN-slug
- *   title Words...
- *   file NAME                       a file the submission provides (plain name)
- *   uses NN-slug/NAME               an earlier lab's file this lab builds on
- *   task NAME POINTS Words...
- *   test TASK public|hidden NAME key=value...
+ * - lab NN-slug
+ * - title Words...
+ * - file NAME                       a file the submission provides (plain name)
+ * - uses NN-slug/NAME               an earlier lab's file this lab builds on
+ * - task NAME POINTS Words...
+ * - test TASK public|hidden NAME key=value...
+ *
  * Test keys: op, type, m, n, gen, seed, ranks, check (values|bound), timeout,
  * and for kernel labs blocks, threads (1..1024) and tile, given together.
  *
@@ -68,6 +73,7 @@ typedef struct spec_lab {
  * @param[in]     hidden 1 when reading a hidden spec
  * @param[in,out] lab    the spec so far
  * @param[out]    err    on error, "<name>:<line>: <what>"
+ * @param[in]     errlen size of @p err
  * @return 0 on success, -1 on the first error
  */
 int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, size_t errlen);

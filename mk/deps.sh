@@ -28,6 +28,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         exit 0
     fi
     echo "deps: apt-get could not install ${missing[*]}" >&2
+    # Doxygen only builds the handbook, whose check in make test then says it was skipped.
+    [ $cunit_ok = 1 ] && [ "${missing[*]}" = doxygen ] && exit 0
     exit 1
 fi
 

@@ -1,4 +1,4 @@
-/*
+/** @file
  * Lab 3, basic merge kernel: the one file you edit for this lab.
  * It uses your merge_sequential (lab 1) and co_rank (lab 2).
  * The handout is handouts/03-basic-merge.md; `make check LAB=03` runs the tests.
@@ -19,7 +19,9 @@
  *
  * Launch: any 1-D grid of 1-D blocks; no shared memory.
  * @param[in]  A sorted, m elements (global memory)
+ * @param[in]  m size of A, 0 or more
  * @param[in]  B sorted, n elements
+ * @param[in]  n size of B, 0 or more
  * @param[out] C m + n elements: the stable merge
  */
 template <typename T>

@@ -1,4 +1,4 @@
-/*
+/** @file
  * Lab 1, sequential merge: the one file you edit for this lab.
  * The handout is handouts/01-sequential-merge.md; `make check LAB=01` runs the tests.
  */

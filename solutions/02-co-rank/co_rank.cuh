@@ -1,4 +1,4 @@
-/*
+/** @file
  * Lab 2, co-rank: the one file you edit for this lab.
  * The handout is handouts/02-co-rank.md; `make check LAB=02` runs the tests.
  */

@@ -1,4 +1,4 @@
-/*
+/** @file
  * Lab 4, tiled merge kernel: the one file you edit for this lab.
  * It uses your merge_sequential (lab 1) and co_rank (lab 2).
  * The handout is handouts/04-tiled-merge.md; `make check LAB=04` runs the tests.
@@ -28,7 +28,9 @@ KIT_HD size_t merge_tiled_shared_bytes(int tile)
  * Launch: any 1-D grid of 1-D blocks, any tile >= 1; dynamic shared memory
  * merge_tiled_shared_bytes<T>(tile), laid out as A tile, B tile, 2 ints.
  * @param[in]  A    sorted, m elements (global memory)
+ * @param[in]  m    size of A, 0 or more
  * @param[in]  B    sorted, n elements
+ * @param[in]  n    size of B, 0 or more
  * @param[out] C    m + n elements: the stable merge
  * @param[in]  tile keys of A (and of B) held in shared memory per round
  */

@@ -1,4 +1,4 @@
-/*
+/** @file
  * Lab 5, circular-buffer merge kernel: the one file you edit for this lab.
  * It uses your merge_sequential (lab 1) and co_rank (lab 2).
  * The handout is handouts/05-circular-merge.md; `make check LAB=05` runs the tests.
@@ -75,7 +75,7 @@ KIT_HD int co_rank_circular(int k, InA A, int m, InB B, int n, int A_start, int 
 
 /**
  * merge_sequential on circular buffers: merges m keys of A from A_start and n
- * keys of B from B_start (both wrapping at `tile`) into C[0 .. m+n-1].
+ * keys of B from B_start (both wrapping at `tile`) into C[0] to C[m+n-1].
  * @pre 0 <= A_start, B_start < tile; m, n <= tile; both buffers have `tile`
  *      slots (the reference reads A[A_start] and B[B_start] even when m or n is 0)
  */
