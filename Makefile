@@ -284,42 +284,29 @@ $(BUILD)/bench/bank_sim: $(BUILD)/obj/bench/bank_sim.o $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -o $@
-$(BUILD)/cpu/obj/bench/cpu_merge.o: bench/cpu_merge.cu
-	$(say) CXX "$< (CPU build, with the lab 1 and 2 solutions)"
-	@mkdir -p $(@D)
-	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) $(SOL_INCLUDES) -c $< -o $@
-$(BUILD)/bench/cpu_merge: $(BUILD)/cpu/obj/bench/cpu_merge.o $(LIBKIT_CPU)
-	$(call link_cpu)
-
-SOL_INCLUDES := $(addprefix -Isolutions/,$(LABS))
-$(BUILD)/obj/bench/merge_bench.o: bench/merge_bench.cu
+SOL_INCLUDES := $(addprefix -Isolutions/,$(LABS)) $(patsubst %,-Ilabs/%/harness,$(LABS))
+# A benchmark bench/NAME.cu builds for the GPU as build/bench/NAME and for the CPU emulation as
+# build/cpu/bench/NAME, both with the reference solutions.
+$(BUILD)/obj/bench/%.o: bench/%.cu
 	$(say) NVCC "$< (with the solutions)"
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) --extended-lambda $(SOL_INCLUDES) -MF $(@:.o=.d) -c $< -o $@
-$(BUILD)/bench/merge_bench: $(BUILD)/obj/bench/merge_bench.o $(LIBKIT)
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(GENCODE) $^ -o $@
-
-$(BUILD)/obj/bench/merge_conflicts.o: bench/merge_conflicts.cu
-	$(say) NVCC "$< (with the solutions)"
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) $(SOL_INCLUDES) -MF $(@:.o=.d) -c $< -o $@
-$(BUILD)/bench/merge_conflicts: $(BUILD)/obj/bench/merge_conflicts.o $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@
-$(BUILD)/cpu/obj/bench/merge_conflicts.o: bench/merge_conflicts.cu
+$(BUILD)/cpu/obj/bench/%.o: bench/%.cu
 	$(say) CXX "$< (CPU build, with the solutions)"
 	@mkdir -p $(@D)
 	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) $(SOL_INCLUDES) -c $< -o $@
-$(BUILD)/cpu/bench/merge_conflicts: $(BUILD)/cpu/obj/bench/merge_conflicts.o $(LIBKIT_CPU)
+$(BUILD)/cpu/bench/%: $(BUILD)/cpu/obj/bench/%.o $(LIBKIT_CPU)
 	$(call link_cpu)
 
-bench: $(BUILD)/bench/bank_sim $(BUILD)/bench/cpu_merge $(BUILD)/bench/merge_bench
+bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(BUILD)/bench/merge_bench $(BUILD)/bench/pbs_bench
 	$(Q)$(BUILD)/bench/bank_sim
-	$(Q)$(BUILD)/bench/cpu_merge
+	$(Q)$(BUILD)/cpu/bench/cpu_merge
 	$(Q)$(BUILD)/bench/merge_bench
+	$(Q)$(BUILD)/bench/pbs_bench
 
 # Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
 figures: $(BANKVIZ)

@@ -61,4 +61,14 @@ __global__ void bank_micro_load8_stride(int stride, long long *out)
     out[threadIdx.x] = v;
 }
 
+/** Thread t loads the 8-byte element elems[t]: the patterns of PBS on 8-byte keys, chosen by the host. */
+__global__ void bank_micro_load8_elems(const int *elems, long long *out)
+{
+    kit_shared<int> s = KIT_DYNAMIC_SHARED(int);
+    bank_micro_fill(s);
+    kit_shared<long long> s8(reinterpret_cast<long long *>(s.raw()));
+    long long v = s8[elems[threadIdx.x]];
+    out[threadIdx.x] = v;
+}
+
 #endif

@@ -4,6 +4,7 @@
  * - kit_lab.h    what a student file may use: the "not implemented" marker
  * - kit_gen.h    seeded generators for arrays and merge inputs
  * - kit_ref.h    trusted CPU references: stable merge, co-rank, verification
+ * - kit_pbs.h    lab 6's host side: the predecessor reference, query sets, the paper's PBS count
  * - kit_timer.h  host timer
  * - kit_cli.h    the options every lab driver shares
  * - kit_proto.h  the request/reply files between the grader and a lab runner
@@ -19,6 +20,7 @@
 #include "kit_driver.h"
 #include "kit_gen.h"
 #include "kit_lab.h"
+#include "kit_pbs.h"
 #include "kit_proto.h"
 #include "kit_ref.h"
 #include "kit_timer.h"

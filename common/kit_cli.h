@@ -23,6 +23,8 @@ typedef struct kit_args {
     int print;        /**< --print: print the arrays */
     int serve;        /**< --serve: answer one grader request on stdin/stdout */
     const char *trace; /**< --trace FILE: write the kernel's shared-memory trace there (CPU build), or NULL */
+    const char *alg;     /**< --alg NAME: the algorithm, for labs with several, or NULL */
+    const char *queries; /**< --queries NAME: the query set, for labs with queries, or NULL */
 } kit_args;
 
 /** Fills @p a with the kit's defaults: m = n = 1000, i32, random, seed 1, no k, 1 repeat. */

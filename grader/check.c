@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "kit_bank.h"
+#include "kit_pbs.h"
 #include "kit_proto.h"
 #include "kit_ref.h"
 #include "sandbox.h"
@@ -100,11 +102,66 @@ static void judge_co_rank(const spec_test *t, const void *A, const void *B, cons
     free(ref);
 }
 
+static void judge_pbs(const spec_test *t, const void *keys, const void *queries, const int64_t *R, check_result *out)
+{
+    set(out, V_PASS, "%s", "pass");
+    for (long long x = 0; x < t->n; x++) {
+        int64_t q = kit_key_at(t->type, queries, (size_t)x);
+        long long want = kit_pbs_ref(t->type, keys, (size_t)t->m, q);
+        if (R[x] != want) {
+            set(out, V_WRONG, "wrong output at query %lld (%lld): expected %lld, got %lld", x, (long long)q, want,
+                (long long)R[x]);
+            return;
+        }
+    }
+}
+
+/*
+ * Counts the load conflicts of the trace the runner wrote (CPU mode), with the simulator, in the
+ * grader's own process, and fails the test above t->max_conflicts. In GPU mode there is no trace:
+ * the check is reported as not measured, never as zero.
+ */
+static void judge_conflicts(const spec_test *t, const check_env *env, check_result *out)
+{
+    if (t->max_conflicts < 0 || out->v != V_PASS)
+        return;
+    if (!env->simulated) {
+        set(out, V_PASS, "pass (bank conflicts not measured: GPU runners record no trace)");
+        return;
+    }
+    char path[4200], err[160];
+    snprintf(path, sizeof path, "%s/pbs.trace", env->workdir);
+    FILE *f = fopen(path, "r");
+    kit_access *acc = NULL;
+    size_t n = 0;
+    if (!f || kit_trace_read(f, &acc, &n, err, sizeof err) != 0) {
+        set(out, V_WRONG, "no readable shared-memory trace (%s)", f ? err : "the runner wrote none");
+        if (f)
+            fclose(f);
+        return;
+    }
+    fclose(f);
+    kit_bank_model model = {32, 4};
+    kit_bank_report r;
+    if (kit_bank_simulate(&model, acc, n, &r, err, sizeof err) != 0) {
+        set(out, V_WRONG, "the shared-memory trace is invalid: %s", err);
+    } else {
+        if ((long long)r.load.conflicts > t->max_conflicts)
+            set(out, V_WRONG, "bank conflicts %llu > %lld (simulated, shared loads)",
+                (unsigned long long)r.load.conflicts, t->max_conflicts);
+        else
+            set(out, V_PASS, "pass (bank conflicts %llu <= %lld, simulated)", (unsigned long long)r.load.conflicts,
+                t->max_conflicts);
+        kit_bank_free(&r);
+    }
+    free(acc);
+}
+
 void check_test(const spec_test *t, const check_env *env, check_result *out)
 {
     size_t size = kit_type_size(t->type);
     size_t m = (size_t)t->m, n = (size_t)t->n;
-    int is_merge = strcmp(t->op, "merge") == 0;
+    int is_merge = strcmp(t->op, "merge") == 0, is_pbs = strcmp(t->op, "pbs") == 0;
     char req_path[4200], res_path[4200], err_path[4200];
     snprintf(req_path, sizeof req_path, "%s/request.bin", env->workdir);
     snprintf(res_path, sizeof res_path, "%s/reply.bin", env->workdir);
@@ -114,9 +171,28 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     void *rC = NULL, *rA = NULL, *rB = NULL;
     int64_t *Q = NULL, *R = NULL;
     uint64_t q = 0;
-    if (!A || !B || kit_gen_merge_input(t->type, A, m, B, n, t->gen, t->seed) != 0) {
+    /* pbs: A holds the sorted keys, B the queries */
+    int generated = is_pbs ? kit_gen_merge_input(t->type, A, m, B, 0, t->gen, t->seed) == 0 &&
+                                 kit_pbs_gen_queries(t->type, A, m, t->queries, t->seed, B, n) == 0
+                           : kit_gen_merge_input(t->type, A, m, B, n, t->gen, t->seed) == 0;
+    if (!A || !B || !generated) {
         set(out, V_ERROR, "%s", "grader could not generate the input");
         goto done;
+    }
+    if (is_pbs) { /* the launch, and a request for the trace when conflicts are checked */
+        Q = malloc(4 * sizeof *Q);
+        if (!Q) {
+            set(out, V_ERROR, "%s", "grader out of memory");
+            goto done;
+        }
+        Q[0] = t->alg;
+        Q[1] = t->blocks;
+        Q[2] = t->threads;
+        Q[3] = t->max_conflicts >= 0;
+        q = 4;
+        char trace[4200];
+        snprintf(trace, sizeof trace, "%s/pbs.trace", env->workdir);
+        remove(trace); /* never judge an earlier test's trace */
     }
     if (is_merge && t->blocks > 0) { /* a kernel lab: the launch travels as three queries */
         Q = malloc(3 * sizeof *Q);
@@ -129,7 +205,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         Q[2] = t->tile;
         q = 3;
     }
-    if (!is_merge && !(Q = choose_ranks(t, &q))) {
+    if (!is_merge && !is_pbs && !(Q = choose_ranks(t, &q))) {
         set(out, V_ERROR, "%s", "grader out of memory");
         goto done;
     }
@@ -156,7 +232,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     want.c = is_merge ? m + n : 0;
     want.m = m;
     want.n = n;
-    want.r = is_merge ? 0 : 3 * q;
+    want.r = is_merge ? 0 : is_pbs ? n : 3 * q;
     long long reply_bytes = (long long)(sizeof(kit_res) + 8 + (want.c + m + n) * size + want.r * 8);
 
     sb_limits lim;
@@ -164,6 +240,8 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.timeout_s = t->timeout_s > 0 ? t->timeout_s : env->timeout_s;
     lim.cpu_s = (long)lim.timeout_s + 1;
     lim.file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
+    if (is_pbs && t->max_conflicts >= 0) /* the trace: at most 48 reads per query and a padded key list per block, 32 bytes a line */
+        lim.file_bytes += (long long)(n * 48 + (uint64_t)t->blocks * (m + 64 + (uint64_t)t->threads)) * 32;
     lim.cwd = env->workdir;
     lim.stdin_path = req_path;
     lim.stdout_path = res_path;
@@ -215,10 +293,14 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         set(out, V_WRONG, "modified its input B at %s", msg);
         goto done;
     }
-    if (is_merge)
+    if (is_merge) {
         judge_merge(t, A, B, rC, out);
-    else
+    } else if (is_pbs) {
+        judge_pbs(t, A, B, R, out);
+        judge_conflicts(t, env, out);
+    } else {
         judge_co_rank(t, A, B, Q, q, R, out);
+    }
 done:
     free(A);
     free(B);

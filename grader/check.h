@@ -29,6 +29,7 @@ typedef struct check_env {
     const char *runner;   /**< the compiled runner */
     const char *workdir;  /**< scratch folder for request, reply and logs */
     int timeout_s;        /**< default wall-clock limit per test */
+    int simulated;        /**< 1 when the runner is a CPU build: conflicts are counted from its trace */
 } check_env;
 
 /**

@@ -441,7 +441,7 @@ static void grade_lab(const options *o, const char *compiler, int cpu, const cha
 
     char runner[4400];
     fmt(runner, sizeof runner, "%s/runner", scratch);
-    check_env env = {runner, scratch, o->timeout_s};
+    check_env env = {runner, scratch, o->timeout_s, cpu};
     for (int t = 0; t < spec->ntasks; t++) {
         task_result *r = &results[t];
         r->points = 0;

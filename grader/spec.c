@@ -48,8 +48,8 @@ static const char *test_option(spec_test *t, char *kv)
     const char *key = kv, *val = eq + 1;
     long long v;
     if (strcmp(key, "op") == 0) {
-        if (strcmp(val, "merge") != 0 && strcmp(val, "co_rank") != 0)
-            return "op must be merge or co_rank";
+        if (strcmp(val, "merge") != 0 && strcmp(val, "co_rank") != 0 && strcmp(val, "pbs") != 0)
+            return "op must be merge, co_rank or pbs";
         snprintf(t->op, sizeof t->op, "%s", val);
     } else if (strcmp(key, "type") == 0) {
         if (kit_type_parse(val, &t->type))
@@ -81,6 +81,21 @@ static const char *test_option(spec_test *t, char *kv)
         if (parse_num(val, 1, 1024, &v))
             return "threads must lie in 1 .. 1024";
         t->threads = (int)v;
+    } else if (strcmp(key, "alg") == 0) {
+        static const char *const algs[] = {"pbs", "cf", "cl"};
+        t->alg = -1;
+        for (int a = 0; a < 3; a++)
+            if (strcmp(val, algs[a]) == 0)
+                t->alg = a;
+        if (t->alg < 0)
+            return "alg must be pbs, cf or cl";
+    } else if (strcmp(key, "queries") == 0) {
+        if (kit_pbs_queries_parse(val, &t->queries))
+            return "queries must be keys, range or worst";
+    } else if (strcmp(key, "max_conflicts") == 0) {
+        if (parse_num(val, 0, 1LL << 40, &v))
+            return "max_conflicts must lie in 0 .. 2^40";
+        t->max_conflicts = v;
     } else if (strcmp(key, "timeout") == 0) {
         if (parse_num(val, 1, 3600, &v))
             return "timeout must lie in 1 .. 3600 seconds";
@@ -104,6 +119,7 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
     t->type = KIT_TYPE_I32;
     t->gen = KIT_GEN_RANDOM;
     t->seed = 1;
+    t->max_conflicts = -1;
     if ((t->task = spec_find_task(lab, task)) < 0)
         return "test names an undeclared task";
     if (strcmp(vis, "public") != 0 && strcmp(vis, "hidden") != 0)
@@ -126,8 +142,12 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
         return "test needs op=";
     if (t->m + t->n > (1LL << 28))
         return "m + n must not exceed 2^28";
-    if ((t->blocks > 0) != (t->threads > 0) || (t->blocks > 0) != (t->tile > 0))
+    if (strcmp(t->op, "pbs") == 0) {
+        if (t->blocks == 0 || t->threads % 32 != 0 || t->tile != 0 || t->m < 1)
+            return "op=pbs needs m >= 1 keys, blocks, and threads a multiple of 32 (no tile)";
+    } else if ((t->blocks > 0) != (t->threads > 0) || (t->blocks > 0) != (t->tile > 0)) {
         return "blocks, threads and tile go together";
+    }
     lab->ntests++;
     return NULL;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "kit_gen.h"
+#include "kit_pbs.h"
 
 #define SPEC_MAX_FILES 4 /**< files a lab may list */
 #define SPEC_MAX_TASKS 16 /**< tasks a lab may have */
@@ -23,7 +24,7 @@ typedef struct spec_test {
     char name[SPEC_NAME];   /**< unique within the lab */
     int task;               /**< index into spec_lab.tasks */
     int hidden;             /**< 1 if students do not see it */
-    char op[16];            /**< runner operation: "merge" or "co_rank" */
+    char op[16];            /**< runner operation: "merge", "co_rank" or "pbs" */
     kit_type type;          /**< element type */
     /** @{ */
     long long m, n;         /**< input sizes */
@@ -36,6 +37,9 @@ typedef struct spec_test {
     int blocks, threads, tile; /**< merge kernels: the launch (blocks 0 when the lab has no kernel) */
     /** @} */
     int timeout_s;          /**< wall-clock limit, 0 for the grader's default */
+    int alg;                /**< pbs: the search, 0 (PBS), 1 (PBS-CF) or 2 (PBS-CL) */
+    kit_pbs_queries queries; /**< pbs: the query set */
+    long long max_conflicts; /**< the most shared-memory load conflicts allowed (counted in the CPU mode), or -1 for no check */
 } spec_test;
 
 /** A lab's whole spec: the public file plus, when present, its hidden tests. */
@@ -67,6 +71,8 @@ typedef struct spec_lab {
  *
  * Test keys: op, type, m, n, gen, seed, ranks, check (values|bound), timeout,
  * and for kernel labs blocks, threads (1..1024) and tile, given together.
+ * op=pbs (lab 6) takes blocks and threads (a multiple of 32) without tile, m >= 1 keys,
+ * n queries, alg (pbs|cf|cl), queries (keys|range|worst) and max_conflicts.
  *
  * @param[in]     f      the spec
  * @param[in]     name   the file's name, for messages

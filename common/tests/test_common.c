@@ -12,6 +12,7 @@
 
 #include "kit.h"
 #include "kit_driver.h"
+#include "kit_pbs.h"
 #include "kit_test.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -946,6 +947,108 @@ static void test_args_launch_options(void)
         KIT_ASSERT_MSG(rc == -1 && strstr(err, bad[i][0]) != NULL, "%s '%s': expected -1 naming the option, got %d (%s)",
                        bad[i][0], bad[i][1], rc, err);
     }
+}
+
+/* Lab 6's options: the algorithm and the query set, kept as given for the driver to check. */
+static void test_args_alg_queries(void)
+{
+    const char *opts[] = {"--alg", "cl", "--queries", "worst", NULL};
+    kit_args a;
+    char err[160];
+    int rc = parse_opts(&a, err, sizeof err, opts);
+    KIT_ASSERT_MSG(rc == 0 && a.alg && strcmp(a.alg, "cl") == 0 && a.queries && strcmp(a.queries, "worst") == 0,
+                   "expected cl and worst, got %d (%s)", rc, err);
+    kit_args_defaults(&a);
+    KIT_ASSERT_MSG(a.alg == NULL && a.queries == NULL, "defaults: expected NULL, NULL");
+    const char *bad[][3] = {{"--alg", "", NULL}, {"--queries", "", NULL}, {"--alg", NULL, NULL}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        rc = parse_opts(&a, err, sizeof err, bad[i]);
+        KIT_ASSERT_MSG(rc == -1 && strstr(err, bad[i][0]) != NULL, "%s: expected -1 naming the option, got %d (%s)",
+                       bad[i][0], rc, err);
+    }
+}
+
+/* kit_pbs: names, the reference, Algorithm 1's path, and the paper's count. */
+static void test_pbs_reference(void)
+{
+    const int32_t keys[] = {-5, 0, 0, 0, 7, 9, 9, 100};
+    const int64_t q[] = {INT32_MIN, -6, -5, -1, 0, 1, 7, 8, 9, 99, 100, INT32_MAX};
+    const long long want[] = {-1, -1, 0, 0, 3, 3, 4, 4, 6, 6, 7, 7};
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        long long got = kit_pbs_ref(KIT_TYPE_I32, keys, 8, q[i]);
+        KIT_ASSERT_MSG(got == want[i], "kit_pbs_ref(%lld) = %lld, expected %lld", (long long)q[i], got, want[i]);
+    }
+    kit_pbs_queries k;
+    for (int i = 0; i < KIT_PBS_QUERIES_COUNT; i++)
+        KIT_ASSERT_MSG(kit_pbs_queries_parse(kit_pbs_queries_name((kit_pbs_queries)i), &k) == 0 && (int)k == i,
+                       "query set %d does not round-trip its name", i);
+    CU_ASSERT_EQUAL(kit_pbs_queries_parse("all", &k), -1);
+    CU_ASSERT_STRING_EQUAL(kit_pbs_queries_name(KIT_PBS_QUERIES_COUNT), "?");
+    CU_ASSERT_EQUAL(kit_pbs_worst_accesses(1024, 32), 191); /* 32 * (10 - 5 + 1) - 1 */
+    CU_ASSERT_EQUAL(kit_pbs_worst_accesses(8192, 32), 287);
+    CU_ASSERT_EQUAL(kit_pbs_worst_accesses(32, 32), 31);
+    CU_ASSERT_EQUAL(kit_pbs_worst_accesses(1000, 32), -1);
+    CU_ASSERT_EQUAL(kit_pbs_worst_accesses(16, 32), -1);
+    /* Algorithm 1 on 8 keys: start at 4, deltas 2, 1, 1; three passes and the last test, padded by 32. */
+    int32_t pos[40];
+    int n = kit_pbs_path(KIT_TYPE_I32, keys, 8, 100, pos);
+    KIT_ASSERT_MSG(n == 4 && pos[0] == 36 && pos[1] == 38 && pos[2] == 39 && pos[3] == 40,
+                   "path of 100: %d positions %d %d %d %d, expected 36 38 39 40", n, pos[0], pos[1], pos[2], pos[3]);
+    n = kit_pbs_path(KIT_TYPE_I32, keys, 1, 3, pos);
+    KIT_ASSERT_MSG(n == 1 && pos[0] == 32, "one key: %d positions, first %d; expected 1 at 32", n, pos[0]);
+}
+
+/* The query sets: drawn from the keys, around the keys' range, and the worst case for PBS. */
+static void test_pbs_queries(void)
+{
+    enum { K = 2048, Q = 4096 };
+    static int32_t keys[K], out[Q], again[Q];
+    for (int i = 0; i < K; i++)
+        keys[i] = 3 * i;
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries(KIT_TYPE_I32, keys, K, KIT_PBS_KEYS, 1, out, Q), 0);
+    int bad = 0;
+    for (int i = 0; i < Q; i++)
+        bad += out[i] % 3 != 0 || out[i] < 0 || out[i] > 3 * (K - 1);
+    KIT_ASSERT_MSG(bad == 0, "%d 'keys' queries are not keys", bad);
+    kit_pbs_gen_queries(KIT_TYPE_I32, keys, K, KIT_PBS_KEYS, 1, again, Q);
+    CU_ASSERT(memcmp(out, again, sizeof out) == 0);
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries(KIT_TYPE_I32, keys, K, KIT_PBS_RANGE, 2, out, Q), 0);
+    int below = 0, above = 0;
+    for (int i = 0; i < Q; i++) {
+        below += out[i] < 0;
+        above += out[i] > 3 * (K - 1);
+    }
+    KIT_ASSERT_MSG(below > Q / 16 && above > Q / 16, "'range' queries: %d below and %d above the keys, expected about %d each",
+                   below, above, Q / 8);
+    /* K = 2 w^2: thread i of a warp queries key i*K/w + C, C the same in the warp. */
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries(KIT_TYPE_I32, keys, K, KIT_PBS_WORST, 3, out, Q), 0);
+    for (int w = 0; w < Q / 32 && !bad; w++) {
+        int C = out[32 * w] / 3;
+        for (int i = 0; i < 32; i++)
+            bad += out[32 * w + i] != 3 * (i * (K / 32) + C);
+        KIT_ASSERT_MSG(!bad && C < K / 32, "warp %d of the worst case does not follow K[i*K/w + C] (C = %d)", w, C);
+    }
+    /* K = 1000: the pigeonhole construction puts 32 distinct positions of one bank in one pass. */
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries(KIT_TYPE_I32, keys, 1000, KIT_PBS_WORST, 3, out, 32), 0);
+    int32_t path[32][40];
+    int len = 0;
+    for (int i = 0; i < 32; i++)
+        len = kit_pbs_path(KIT_TYPE_I32, keys, 1000, out[i], path[i]);
+    int best = 0;
+    for (int p = 0; p < len; p++) {
+        int distinct = 0;
+        for (int i = 0; i < 32; i++) {
+            int seen = 0;
+            for (int j = 0; j < i; j++)
+                seen |= path[j][p] == path[i][p];
+            distinct += !seen && path[i][p] % 32 == path[0][p] % 32;
+        }
+        best = distinct > best ? distinct : best;
+    }
+    KIT_ASSERT_MSG(best == 32, "K = 1000: the most distinct same-bank positions in one pass is %d, expected 32", best);
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries(KIT_TYPE_KV32, keys, K, KIT_PBS_KEYS, 1, out, 4), -1);
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries(KIT_TYPE_I32, keys, 0, KIT_PBS_KEYS, 1, out, 4), -1);
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries(KIT_TYPE_I32, keys, K, KIT_PBS_QUERIES_COUNT, 1, out, 4), -1);
 }
 
 static void test_args_help(void)
@@ -1953,6 +2056,10 @@ static void register_tests(void)
     kit_test_add(ref, "kit_format_elem", test_format_elem);
     kit_test_add(ref, "kit_verify", test_verify);
 
+    CU_pSuite pbs = kit_test_suite("predecessor search (lab 6's host side)");
+    kit_test_add(pbs, "reference, names, Algorithm 1's path, the paper's count", test_pbs_reference);
+    kit_test_add(pbs, "query sets: keys, range, worst case", test_pbs_queries);
+
     CU_pSuite timer = kit_test_suite("timer");
     kit_test_add(timer, "kit_now_s", test_now_s);
 
@@ -1964,6 +2071,7 @@ static void register_tests(void)
     kit_test_add(cli, "bad options name themselves", test_args_errors);
     kit_test_add(cli, "negative seed behind a space", test_args_seed_sign_behind_space);
     kit_test_add(cli, "kit_args_usage", test_args_usage);
+    kit_test_add(cli, "--alg and --queries", test_args_alg_queries);
     kit_test_add(cli, "kit_driver_args", test_driver_args);
 
     CU_pSuite proto = kit_test_suite("grader protocol");

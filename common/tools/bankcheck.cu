@@ -13,12 +13,12 @@
 #include "kit_gen.h"
 #include "kit_ncu.h"
 
-enum { LOAD_STRIDE, STORE_STRIDE, LOAD_WORDS, LOAD8_STRIDE };
+enum { LOAD_STRIDE, STORE_STRIDE, LOAD_WORDS, LOAD8_STRIDE, LOAD8_ELEMS };
 
 typedef struct bank_case {
     int kernel;
     int arg;        /* the stride, for the strided kernels */
-    int words[32];  /* the words read, for LOAD_WORDS */
+    int words[32];  /* the words read, for LOAD_WORDS, or the 8-byte elements, for LOAD8_ELEMS */
     char name[48];
     uint64_t sim_ld, sim_st; /* the simulator's profiler counts (CPU build) */
 } bank_case;
@@ -60,6 +60,14 @@ static int build_cases(bank_case *c, int max)
                 c[n].words[t] = (int)(kit_rng_next(&rng) % 64);
         }
     }
+    /* 8-byte loads in groups of consecutive lanes, each group one element, every element in one
+       bank pair (16 elements apart): the passes of PBS on 8-byte keys with worst-case queries. */
+    for (int groups = 1; groups <= 32 && n < max; groups *= 2, n++) {
+        c[n].kernel = LOAD8_ELEMS;
+        snprintf(c[n].name, sizeof c[n].name, "8-byte loads, %d elements 16 apart", groups);
+        for (int t = 0; t < 32; t++)
+            c[n].words[t] = 16 * (t / (32 / groups));
+    }
     return n;
 }
 
@@ -70,6 +78,10 @@ static void run_case(const bank_case *c, int *d_words, int *d_out, long long *d_
     case LOAD_STRIDE: KIT_LAUNCH(bank_micro_load_stride, 1, 32, BANK_MICRO_SMEM, c->arg, d_out); break;
     case STORE_STRIDE: KIT_LAUNCH(bank_micro_store_stride, 1, 32, BANK_MICRO_SMEM, c->arg, d_out); break;
     case LOAD8_STRIDE: KIT_LAUNCH(bank_micro_load8_stride, 1, 32, BANK_MICRO_SMEM, c->arg, d_out8); break;
+    case LOAD8_ELEMS:
+        CUDA_CHECK(cudaMemcpy(d_words, c->words, sizeof c->words, cudaMemcpyHostToDevice));
+        KIT_LAUNCH(bank_micro_load8_elems, 1, 32, BANK_MICRO_SMEM, d_words, d_out8);
+        break;
     default:
         CUDA_CHECK(cudaMemcpy(d_words, c->words, sizeof c->words, cudaMemcpyHostToDevice));
         KIT_LAUNCH(bank_micro_load_words, 1, 32, BANK_MICRO_SMEM, d_words, d_out);

@@ -101,6 +101,29 @@ static void test_spec_bad(void)
     expect_bad("lab 02-other", "differs");
 }
 
+/* op=pbs (lab 6): its keys, their defaults, and the launch it needs. */
+static void test_spec_pbs(void)
+{
+    char text[2048], err[256];
+    snprintf(text, sizeof text, "%s%s", GOOD,
+             "test merge public p1 op=pbs type=i64 m=100 n=50 alg=cl queries=worst blocks=2 threads=64 max_conflicts=26\n"
+             "test merge public p2 op=pbs m=1 n=5 alg=cf blocks=1 threads=32\n");
+    memset(&lab, 0, sizeof lab);
+    int rc = parse(text, 0, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "pbs spec refused: %s", err);
+    const spec_test *t = &lab.tests[2];
+    CU_ASSERT(t->alg == 2 && t->queries == KIT_PBS_WORST && t->blocks == 2 && t->threads == 64 && t->max_conflicts == 26);
+    t = &lab.tests[3];
+    CU_ASSERT(t->alg == 1 && t->queries == KIT_PBS_KEYS && t->max_conflicts == -1);
+    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf blocks=1 threads=48", "multiple of 32");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf", "multiple of 32");
+    expect_bad("test merge public t3 op=pbs m=0 n=5 alg=cf blocks=1 threads=32", "m >= 1");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf blocks=1 threads=32 tile=4", "no tile");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=xx blocks=1 threads=32", "alg must be");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 queries=all blocks=1 threads=32", "queries must be");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 max_conflicts=-1 blocks=1 threads=32", "max_conflicts");
+}
+
 static void test_spec_incomplete(void)
 {
     char err[256];
@@ -231,6 +254,7 @@ static void register_tests(void)
     kit_test_add(spec, "a good spec and its hidden part", test_spec_good);
     kit_test_add(spec, "bad lines refused with their line", test_spec_bad);
     kit_test_add(spec, "incomplete specs refused", test_spec_incomplete);
+    kit_test_add(spec, "op=pbs: keys, defaults and launch", test_spec_pbs);
     CU_pSuite sb = kit_test_suite("sandbox");
     kit_test_add(sb, "exit codes and signals", test_sandbox_exit_codes);
     kit_test_add(sb, "timeout kills the whole process group", test_sandbox_timeout_kills_group);

@@ -1,0 +1,115 @@
+/*
+ * Bank conflicts of lab 6's three searches (reference solution), counted two ways on the same
+ * launches: built for the GPU it runs them for Nsight Compute; built for the CPU it traces them
+ * through the simulator and, with --compare, checks the two against each other. Each launch is
+ * one block of 256 threads answering 2048 queries (64 warp-queries) against K keys.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit_ncu.h"
+#include "lab06.cuh"
+
+#define NQ 2048
+
+struct launch {
+    char name[96];
+    kit_type type;
+    int K, alg;
+    kit_pbs_queries queries;
+};
+
+/* Every K of 512 .. 8192, 4- and 8-byte keys, random keys and worst-case queries, the three searches. */
+static int make_launches(launch *l)
+{
+    int n = 0;
+    for (int wide = 0; wide < 2; wide++)
+        for (int K = 512; K <= 8192; K *= 2)
+            for (int q = 0; q < 2; q++)
+                for (int alg = PBS_PLAIN; alg <= PBS_CL; alg++) {
+                    launch *x = &l[n++];
+                    x->type = wide ? KIT_TYPE_I64 : KIT_TYPE_I32;
+                    x->K = K;
+                    x->alg = alg;
+                    x->queries = q ? KIT_PBS_WORST : KIT_PBS_KEYS;
+                    snprintf(x->name, sizeof x->name, "%s %s K=%d %s queries", lab06_alg_name(alg),
+                             kit_type_name(x->type), K, kit_pbs_queries_name(x->queries));
+                }
+    return n;
+}
+
+static void run(const launch *l)
+{
+    size_t size = kit_type_size(l->type);
+    void *keys = kit_xmalloc((size_t)l->K * size), *queries = kit_xmalloc(NQ * size);
+    int *answers = (int *)kit_xmalloc(NQ * sizeof(int));
+    for (int i = 0; i < l->K; i++) { /* distinct keys, 3 apart */
+        if (l->type == KIT_TYPE_I32)
+            ((int32_t *)keys)[i] = 3 * i;
+        else
+            ((int64_t *)keys)[i] = 3 * (int64_t)i;
+    }
+    kit_pbs_gen_queries(l->type, keys, (size_t)l->K, l->queries, 1, queries, NQ);
+    lab06_cfg cfg = {l->alg, 1, 256};
+    char msg[200];
+    if (lab06_run(l->type, keys, l->K, queries, NQ, answers, cfg, msg, sizeof msg) != 0) {
+        fprintf(stderr, "%s: %s\n", l->name, msg);
+        exit(1);
+    }
+    for (int x = 0; x < NQ; x++)
+        if (answers[x] != kit_pbs_ref(l->type, keys, (size_t)l->K, kit_key_at(l->type, queries, (size_t)x))) {
+            fprintf(stderr, "%s: wrong answer to query %d\n", l->name, x);
+            exit(1);
+        }
+    free(keys);
+    free(queries);
+    free(answers);
+}
+
+int main(int argc, char **argv)
+{
+    const char *csv = argc == 3 && strcmp(argv[1], "--compare") == 0 ? argv[2] : NULL;
+    if (argc != 1 && !csv) {
+        fprintf(stderr, "usage: %s [--compare NCU_CSV]\n", argv[0]);
+        return 2;
+    }
+    static launch L[64];
+    int n = make_launches(L);
+#ifdef KIT_CPU
+    const char *names[64];
+    uint64_t ld[64], st[64];
+    for (int i = 0; i < n; i++) {
+        kit_cpu_trace_start();
+        run(&L[i]);
+        kit_access *acc;
+        size_t na = kit_cpu_trace_stop(&acc);
+        kit_bank_model model = {32, 4};
+        kit_bank_report r;
+        char err[160];
+        if (kit_bank_simulate(&model, acc, na, &r, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            return 1;
+        }
+        names[i] = L[i].name;
+        ld[i] = r.load.conflicts;
+        st[i] = r.store.conflicts;
+        kit_bank_free(&r);
+        free(acc);
+    }
+    if (csv) {
+        int bad = kit_ncu_compare(csv, n, names, ld, st, stdout);
+        return bad < 0 ? 2 : 0;
+    }
+    for (int i = 0; i < n; i++)
+        printf("%d\t%s\tld %llu\tst %llu\n", i, names[i], (unsigned long long)ld[i], (unsigned long long)st[i]);
+#else
+    if (csv) {
+        fprintf(stderr, "--compare needs the CPU build\n");
+        return 2;
+    }
+    for (int i = 0; i < n; i++)
+        run(&L[i]);
+    printf("ran %d launches\n", n);
+#endif
+    return 0;
+}

@@ -1,0 +1,95 @@
+/** @file kit_pbs.h
+ * The host side of the predecessor-search lab (lab 6): the reference answer, the query
+ * generators (random, and the worst case of section IV-A of Karsin et al.), and the paper's
+ * access count for PBS. The grader and the lab's tests share them.
+ */
+#ifndef KIT_PBS_H
+#define KIT_PBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kit_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The query sets the kit generates. */
+typedef enum kit_pbs_queries {
+    KIT_PBS_KEYS,  /**< each query a key of K, drawn at random (the paper's experiments) */
+    KIT_PBS_RANGE, /**< uniform over the keys' range widened by a quarter on each side: queries below the first key and above the last */
+    KIT_PBS_WORST, /**< the worst case for PBS (see kit_pbs_gen_queries) */
+    KIT_PBS_QUERIES_COUNT
+} kit_pbs_queries;
+
+/** @return the command-line name of a query set ("keys", "range", "worst"), or "?". */
+const char *kit_pbs_queries_name(kit_pbs_queries kind);
+
+/**
+ * Parses a query-set name.
+ * @param[in]  name the name
+ * @param[out] out  the query set
+ * @return 0, or -1 if the name is unknown
+ */
+int kit_pbs_queries_parse(const char *name, kit_pbs_queries *out);
+
+/**
+ * The predecessor of one query: the largest i with keys[i] <= q, or -1.
+ * @param[in] t    key type (i32 or i64)
+ * @param[in] keys K keys, sorted ascending
+ * @param[in] K    number of keys
+ * @param[in] q    the query
+ * @return the predecessor's index, or -1
+ */
+long long kit_pbs_ref(kit_type t, const void *keys, size_t K, int64_t q);
+
+/**
+ * Fills Q queries of the given kind, the same for the same seed on every machine.
+ * Worst case (w = 32 threads per warp, element-sized banks as in the paper): when K is a
+ * multiple of w*w, thread i of each warp queries keys[i*K/w + C], with C drawn once per warp in
+ * 0 .. K/w - 1 (section IV-A). For other K it uses the pigeonhole argument of Lemma 4.2: it
+ * follows Algorithm 1 for every key as a query, finds the earliest pass at which one bank holds
+ * the most distinct addresses (up to w), and gives the w threads of each warp queries that meet
+ * those addresses at that pass; fewer than w addresses means fewer-way conflicts, and the rest
+ * of the warp repeats queries (the same address is multicast). It does not try to keep the
+ * threads conflicting after that pass.
+ * @param[in]  t    key type: KIT_TYPE_I32 or KIT_TYPE_I64
+ * @param[in]  keys K keys, sorted ascending, K >= 1
+ * @param[in]  K    number of keys
+ * @param[in]  kind the query set
+ * @param[in]  seed the generator's seed
+ * @param[out] out  Q queries of type @p t
+ * @param[in]  Q    number of queries
+ * @return 0, or -1 for a bad type, K = 0 or an unknown kind
+ */
+int kit_pbs_gen_queries(kit_type t, const void *keys, size_t K, kit_pbs_queries kind, uint64_t seed, void *out,
+                        size_t Q);
+
+/**
+ * The padded positions Algorithm 1 (PBS with w pads below the keys) reads for query q, in order:
+ * ceil(log2 K) passes and the last test, so ceil(log2 K) + 1 positions.
+ * @param[in]  t     key type
+ * @param[in]  keys  K sorted keys
+ * @param[in]  K     number of keys, K >= 1
+ * @param[in]  q     the query
+ * @param[out] pos   room for 33 positions
+ * @return the number of positions written
+ */
+int kit_pbs_path(kit_type t, const void *keys, size_t K, int64_t q, int32_t *pos);
+
+/**
+ * The paper's access count for PBS on its worst-case queries: w(log K - log w + 1) - 1 accesses
+ * per warp over the log K passes, for K a power of two with K >= w (section V-B). Nsight Compute
+ * reports the extra accesses only, log K fewer.
+ * @param[in] K number of keys, a power of two, K >= w
+ * @param[in] w banks, a power of two
+ * @return the count, or -1 if K or w is not a power of two or K < w
+ */
+long long kit_pbs_worst_accesses(long long K, long long w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * Lab 6 driver: answers generated queries with pbs_kernel (--alg pbs, cf or cl) against generated
+ * sorted keys and checks every answer against the kit's reference. --m is the number of keys K,
+ * --n the number of queries. In the CPU build --trace FILE also writes the kernel's shared-memory
+ * trace and prints the simulator's count for each stage of the search. --serve answers the grader.
+ */
+#include <string.h>
+
+#include "lab06.cuh"
+
+static const char *const WHAT =
+    "Lab 6: answer predecessor queries with pbs_kernel (--m keys, --n queries, --alg pbs|cf|cl,\n"
+    "--queries keys|range|worst) and check them against the kit's reference.";
+
+/* The task a skeleton reports for an algorithm. */
+static const char *task_of(int alg)
+{
+    return alg == PBS_CF ? "06-predecessor-search:cf" : alg == PBS_CL ? "06-predecessor-search:cl" : "06-predecessor-search:pbs";
+}
+
+#ifdef KIT_CPU
+/* Stops the trace, writes it to `path` (when given) and prints the simulator's count for each stage. */
+static int report_trace(const char *path, int alg, int K, int threads)
+{
+    kit_access *acc;
+    size_t n = kit_cpu_trace_stop(&acc);
+    int rc = 0;
+    if (path) {
+        FILE *f = fopen(path, "w");
+        rc = f && kit_trace_write(f, acc, n) == 0 ? 0 : -1;
+        if (f && fclose(f) != 0)
+            rc = -1;
+        if (rc != 0)
+            fprintf(stderr, "cannot write the trace to %s\n", path);
+    }
+    lab06_stage st[3];
+    int stages = lab06_stages(alg, K, st), per_query = st[stages - 1].last;
+    uint32_t stores = (uint32_t)(pbs_padded_length(K, threads) / threads);
+    printf("trace: %zu shared accesses; each thread stores %u keys, then reads %d times per query\n", n, stores,
+           per_query);
+    for (int s = 0; s < stages && rc == 0; s++) {
+        lab06_stage_count c;
+        char err[160];
+        if (lab06_count_stage(acc, n, stores, per_query, st[s], &c, err, sizeof err) != 0) {
+            fprintf(stderr, "simulator: %s\n", err);
+            rc = -1;
+            break;
+        }
+        printf("  %-18s %d reads per query: %llu warp-queries, papers' cost %llu (%.2f per warp-query, worst %llu), "
+               "%llu conflicts\n",
+               st[s].name, st[s].last - st[s].first, (unsigned long long)c.warp_queries,
+               (unsigned long long)c.load.cost, c.warp_queries ? (double)c.load.cost / (double)c.warp_queries : 0.0,
+               (unsigned long long)c.worst_warp, (unsigned long long)c.load.conflicts);
+    }
+    if (alg == PBS_PLAIN && kit_pbs_worst_accesses(K, PBS_W) > 0)
+        printf("  the paper's worst case for PBS passes: %lld accesses per warp-query (K = %d, w = %d)\n",
+               kit_pbs_worst_accesses(K, PBS_W), K, PBS_W);
+    free(acc);
+    return rc;
+}
+#endif
+
+/*
+ * Grader request "pbs": A holds the K sorted keys, B the queries, Q the launch (alg, blocks,
+ * threads) and optionally a 4th value 1 to write the CPU build's trace to "pbs.trace" in the
+ * current folder. R is one answer per query.
+ */
+static int serve_pbs(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+{
+    if (strcmp(req->op, "pbs") != 0 || (req->q != 3 && req->q != 4) || req->m < 1 || req->m > INT32_MAX ||
+        req->n > INT32_MAX) {
+        snprintf(out->error, sizeof out->error, "lab 06 runs 'pbs' with 3 or 4 launch values and K >= 1, not '%s'",
+                 req->op);
+        return -1;
+    }
+    if (Q[0] < PBS_PLAIN || Q[0] > PBS_CL || Q[1] < 1 || Q[1] > INT32_MAX || Q[2] < PBS_W || Q[2] > 1024 ||
+        Q[2] % PBS_W != 0) {
+        snprintf(out->error, sizeof out->error, "bad launch values %lld %lld %lld", (long long)Q[0], (long long)Q[1],
+                 (long long)Q[2]);
+        return -1;
+    }
+    lab06_cfg cfg = {(int)Q[0], (int)Q[1], (int)Q[2]};
+    int *answers = (int *)kit_xmalloc((size_t)req->n * sizeof(int) + 1);
+#ifdef KIT_CPU
+    int want_trace = req->q == 4 && Q[3] == 1;
+    if (want_trace)
+        kit_cpu_trace_start();
+#endif
+    int rc = lab06_run((kit_type)req->type, A, (int)req->m, B, (long long)req->n, answers, cfg, out->error,
+                       sizeof out->error);
+#ifdef KIT_CPU
+    if (want_trace) {
+        kit_access *acc;
+        size_t n = kit_cpu_trace_stop(&acc);
+        FILE *f = fopen("pbs.trace", "w");
+        if (!f || kit_trace_write(f, acc, n) != 0 || fclose(f) != 0)
+            fprintf(stderr, "cannot write pbs.trace\n");
+        free(acc);
+    }
+#endif
+    if (rc < 0) {
+        free(answers);
+        return -1;
+    }
+    out->r = req->n;
+    out->R = (int64_t *)kit_xmalloc((size_t)req->n * sizeof(int64_t) + 1);
+    for (uint64_t x = 0; x < req->n; x++)
+        out->R[x] = rc == 0 ? answers[x] : -2;
+    free(answers);
+    return 0; /* a skeleton shows up through kit_not_implemented_task() */
+}
+
+int main(int argc, char **argv)
+{
+    kit_args a;
+    int rc = kit_driver_begin(&a, argc, argv, WHAT, serve_pbs);
+    if (rc >= 0)
+        return rc;
+    int alg = PBS_CL;
+    kit_pbs_queries kind = KIT_PBS_KEYS;
+    if ((a.alg && lab06_alg_parse(a.alg, &alg) != 0) || (a.queries && kit_pbs_queries_parse(a.queries, &kind) != 0)) {
+        fprintf(stderr, "%s: --alg is pbs, cf or cl and --queries is keys, range or worst\n", argv[0]);
+        return 2;
+    }
+    if (a.m < 1 || (a.type != KIT_TYPE_I32 && a.type != KIT_TYPE_I64) || kit_gen_is_pair_only(a.gen) ||
+        (a.threads && a.threads % PBS_W != 0)) {
+        fprintf(stderr, "%s: lab 6 needs --m >= 1 keys, --type i32 or i64, a one-array --gen, and --threads a multiple of %d\n",
+                argv[0], PBS_W);
+        return 2;
+    }
+#ifndef KIT_CPU
+    if (a.trace) {
+        fprintf(stderr, "%s: --trace needs the CPU build (build/labs/student-cpu/...; make run uses it without a GPU)\n",
+                argv[0]);
+        return 2;
+    }
+#endif
+    int K = (int)a.m;
+    long long Q = a.n;
+    lab06_cfg cfg = lab06_default_cfg(Q);
+    cfg.alg = alg;
+    cfg.blocks = a.blocks ? a.blocks : cfg.blocks;
+    cfg.threads = a.threads ? a.threads : cfg.threads;
+    size_t size = kit_type_size(a.type);
+    void *keys = kit_xmalloc((size_t)K * size), *queries = kit_xmalloc((size_t)Q * size + 1);
+    kit_gen_array(a.type, keys, (size_t)K, a.gen, a.seed);
+    kit_sort(a.type, keys, (size_t)K);
+    kit_pbs_gen_queries(a.type, keys, (size_t)K, kind, a.seed + 1, queries, (size_t)Q);
+    int *answers = (int *)kit_xmalloc((size_t)Q * sizeof(int) + 1);
+    char msg[256];
+    int status = 0;
+    double best = 1e30;
+    for (int r = 0; r < a.repeat && status == 0; r++) {
+#ifdef KIT_CPU
+        if (a.trace && r == 0)
+            kit_cpu_trace_start();
+#endif
+        double t0 = kit_now_s();
+        rc = lab06_run(a.type, keys, K, queries, Q, answers, cfg, msg, sizeof msg);
+        double dt = kit_now_s() - t0;
+        best = dt < best ? dt : best;
+#ifdef KIT_CPU
+        if (a.trace && r == 0 && report_trace(a.trace, alg, K, cfg.threads) != 0)
+            status = 2;
+#endif
+        if (rc == 1) {
+            printf("FAIL: not implemented: %s\n", kit_not_implemented_task() ? kit_not_implemented_task() : task_of(alg));
+            status = 1;
+        } else if (rc < 0) {
+            printf("FAIL: %s\n", msg);
+            status = 1;
+        }
+    }
+    if (status == 0 && a.print) {
+        kit_print_array("keys", a.type, keys, (size_t)K);
+        kit_print_array("queries", a.type, queries, (size_t)Q);
+    }
+    for (long long x = 0; x < Q && status == 0; x++) {
+        int64_t q = kit_key_at(a.type, queries, (size_t)x);
+        long long want = kit_pbs_ref(a.type, keys, (size_t)K, q);
+        if (answers[x] != want) {
+            printf("FAIL: %s, K=%d, %s queries: query %lld (%lld) answered %d, expected %lld\n", lab06_alg_name(alg), K,
+                   kit_pbs_queries_name(kind), x, (long long)q, answers[x], want);
+            status = 1;
+        }
+    }
+    if (status == 0)
+        printf("PASS: %s %s K=%d Q=%lld gen=%s queries=%s seed=%llu, %d blocks of %d threads: %.3f ms with copies"
+#ifdef KIT_CPU
+               " (CPU emulation)"
+#endif
+               "\n",
+               lab06_alg_name(alg), kit_type_name(a.type), K, Q, kit_gen_name(a.gen), kit_pbs_queries_name(kind),
+               (unsigned long long)a.seed, cfg.blocks, cfg.threads, best * 1e3);
+    free(keys);
+    free(queries);
+    free(answers);
+    return status;
+}
