@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "kit_timer.h"
+#include "report.h"
 #include "sandbox.h"
 #include "spec.h"
 
@@ -29,6 +31,9 @@ typedef struct options {
     const char *labs[MAX_LABS];
     int nlabs;
     const char *tsv;          /* write results here too */
+    const char *json;         /* ...and as JSON */
+    const char *gradescope;   /* ...and as Gradescope's results.json */
+    const char *junit;        /* ...and as JUnit XML */
     double expect;            /* fail (exit 1) below this percentage; < 0 to never fail */
     int timeout_s;            /* default per-test wall-clock limit */
     int compile_timeout_s;
@@ -58,12 +63,6 @@ static int fmt(char *buf, size_t len, const char *format, ...)
     return n >= 0 && (size_t)n < len ? 0 : -1;
 }
 
-typedef struct task_result {
-    verdict v;
-    int points;
-    char detail[256];
-} task_result;
-
 static void usage(FILE *f, const char *prog)
 {
     fprintf(f,
@@ -73,6 +72,9 @@ static void usage(FILE *f, const char *prog)
             "  --submission DIR      folder with NN-slug/<file> per lab (default KIT/solutions)\n"
             "  --lab NN              grade only this lab (number or folder name); repeatable\n"
             "  --tsv FILE            also write one line per task: lab, task, points, max, verdict, detail\n"
+            "  --json FILE           also write every lab, task and test as JSON\n"
+            "  --gradescope FILE     also write Gradescope's results.json (hidden tests shown after the due date)\n"
+            "  --junit FILE          also write JUnit XML, a testcase per test, for CI systems\n"
             "  --expect PERCENT      exit 1 if the score is below PERCENT (self-checks)\n"
             "  --timeout S           default limit per test in seconds (default 10)\n"
             "  --compile-timeout S   limit for building a lab (default 300)\n"
@@ -130,6 +132,12 @@ static int parse_options(int argc, char **argv, options *o)
                 o->labs[o->nlabs++] = v;
         } else if (strcmp(a, "--tsv") == 0) {
             o->tsv = v;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = v;
+        } else if (strcmp(a, "--gradescope") == 0) {
+            o->gradescope = v;
+        } else if (strcmp(a, "--junit") == 0) {
+            o->junit = v;
         } else if (strcmp(a, "--expect") == 0) {
             int p;
             bad = parse_int(v, 0, 100, &p);
@@ -397,10 +405,16 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return remove(path) == 0 ? 0 : 0; /* best effort: keep going */
 }
 
-/* Grades one lab of the submission into results[task]. Never aborts: every failure becomes a verdict. */
-static void grade_lab(const options *o, const char *compiler, int cpu, const char *libkit, const spec_lab *spec,
-                      task_result *results)
+/*
+ * Grades one lab of the submission in folder `submission` into res (whose
+ * spec is loaded). Never aborts: every failure becomes a verdict. Every test
+ * of a task runs, except that after a timeout the task's later tests are
+ * skipped (each would wait out its own limit).
+ */
+static void grade_lab(const options *o, const char *submission, const char *compiler, int cpu, const char *libkit,
+                      lab_result *res)
 {
+    const spec_lab *spec = &res->spec;
     char why[512] = "", scratch[4200], subdir[4400];
     verdict whole = V_PASS; /* a verdict that applies to every task, when not V_PASS */
 
@@ -416,7 +430,7 @@ static void grade_lab(const options *o, const char *compiler, int cpu, const cha
     }
     for (int f = 0; whole == V_PASS && f < spec->nfiles; f++) {
         char from[4400], to[4600], reason[128];
-        fmt(from, sizeof from, "%s/%s/%s", o->submission, spec->lab, spec->files[f]);
+        fmt(from, sizeof from, "%s/%s/%s", submission, spec->lab, spec->files[f]);
         fmt(to, sizeof to, "%s/%s", subdir, spec->files[f]);
         if (copy_submitted(from, to, reason, sizeof reason) != 0) {
             whole = V_NOT_ATTEMPTED;
@@ -429,7 +443,7 @@ static void grade_lab(const options *o, const char *compiler, int cpu, const cha
         const char *base = strchr(spec->uses[u], '/') + 1;
         fmt(from, sizeof from, "%s/solutions/%s", o->kit, spec->uses[u]);
         if (access(from, R_OK) != 0)
-            fmt(from, sizeof from, "%s/%s", o->submission, spec->uses[u]);
+            fmt(from, sizeof from, "%s/%s", submission, spec->uses[u]);
         fmt(to, sizeof to, "%s/%s", subdir, base);
         if (copy_submitted(from, to, reason, sizeof reason) != 0) {
             whole = V_NOT_ATTEMPTED;
@@ -443,26 +457,41 @@ static void grade_lab(const options *o, const char *compiler, int cpu, const cha
     fmt(runner, sizeof runner, "%s/runner", scratch);
     check_env env = {runner, scratch, o->timeout_s};
     for (int t = 0; t < spec->ntasks; t++) {
-        task_result *r = &results[t];
+        task_result *r = &res->tasks[t];
         r->points = 0;
-        if (whole != V_PASS) {
-            r->v = whole;
-            fmt(r->detail, sizeof r->detail, "%s", why);
-            continue;
-        }
-        int tests = 0;
-        r->v = V_PASS;
-        for (int x = 0; x < spec->ntests && r->v == V_PASS; x++) {
+        r->v = whole;
+        fmt(r->detail, sizeof r->detail, "%s", why);
+        int tests = 0, timed_out = 0;
+        for (int x = 0; x < spec->ntests; x++) {
             const spec_test *test = &spec->tests[x];
+            test_result *tr = &res->tests[x];
             if (test->task != t)
                 continue;
+            memset(tr, 0, sizeof *tr);
+            if (whole != V_PASS) {
+                tr->v = whole;
+                fmt(tr->detail, sizeof tr->detail, "%s", why);
+                continue;
+            }
+            if (timed_out) {
+                tr->v = V_TIMEOUT;
+                tr->skipped = 1;
+                fmt(tr->detail, sizeof tr->detail, "not run: an earlier test of this task timed out");
+                continue;
+            }
             check_result c;
+            double start = kit_now_s();
             check_test(test, &env, &c);
+            tr->seconds = kit_now_s() - start;
+            tr->v = c.v;
+            fmt(tr->detail, sizeof tr->detail, "%s", c.detail);
             tests++;
-            r->v = c.v;
-            if (c.v != V_PASS)
+            timed_out = c.v == V_TIMEOUT;
+            if (c.v != V_PASS && r->v == V_PASS) { /* the task's line names its first failing test */
+                r->v = c.v;
                 fmt(r->detail, sizeof r->detail, "%s test %s: %s", test->hidden ? "hidden" : "public", test->name,
-                         c.detail);
+                    c.detail);
+            }
         }
         if (r->v == V_PASS) {
             r->points = spec->tasks[t].points;
@@ -471,6 +500,54 @@ static void grade_lab(const options *o, const char *compiler, int cpu, const cha
     }
     if (!o->keep && scratch[0] && strstr(scratch, "XXXXXX") == NULL)
         nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* What stays the same for every submission of a run. */
+typedef struct grading {
+    const options *o;
+    const char *compiler;
+    int cpu;
+    const char *libkit;
+    char (*labs)[64]; /* the kit's lab folders */
+    int nlabs;
+} grading;
+
+/* Grades every selected lab of the submission in folder `submission` (absolute) into rep. */
+static void grade_submission(const grading *g, const char *submission, const char *shown, grade_report *rep)
+{
+    double start = kit_now_s();
+    memset(rep, 0, sizeof *rep);
+    fmt(rep->submission, sizeof rep->submission, "%s", shown);
+    rep->mode = g->cpu ? "cpu" : "gpu";
+    for (int l = 0; l < g->nlabs && rep->nlabs < REPORT_MAX_LABS; l++) {
+        if (!lab_selected(g->o, g->labs[l]))
+            continue;
+        lab_result *lab = &rep->labs[rep->nlabs++];
+        if (load_spec(g->o->kit, g->labs[l], &lab->spec, lab->spec_error, sizeof lab->spec_error) != 0) {
+            fprintf(stderr, "grader: %s\n", lab->spec_error);
+            fmt(lab->spec.lab, sizeof lab->spec.lab, "%s", g->labs[l]);
+            continue;
+        }
+        lab->spec_ok = 1;
+        grade_lab(g->o, submission, g->compiler, g->cpu, g->libkit, lab);
+    }
+    report_total(rep);
+    rep->seconds = kit_now_s() - start;
+}
+
+/* Writes the per-submission files the options ask for; returns 0 or -1. */
+static int write_reports(const options *o, const grade_report *rep)
+{
+    int rc = 0;
+    if (o->tsv)
+        rc |= report_write_file(o->tsv, report_tsv, rep);
+    if (o->json)
+        rc |= report_write_file(o->json, report_json, rep);
+    if (o->gradescope)
+        rc |= report_write_file(o->gradescope, report_gradescope, rep);
+    if (o->junit)
+        rc |= report_write_file(o->junit, report_junit, rep);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -518,8 +595,6 @@ int main(int argc, char **argv)
                 cpu ? "install g++ or pass --cxx PATH" : "install the CUDA Toolkit or pass --nvcc PATH");
         return 2;
     }
-    printf("Grading %s (runners built %s)\n", shown,
-           cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");
 
     char libkit_abs[4096], work_abs[4096];
     if (!realpath(cpu ? o.libkit_cpu : o.libkit, libkit_abs)) {
@@ -539,52 +614,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "grader: no labs with a grading.spec under %s/labs\n", o.kit);
         return 2;
     }
-    FILE *tsv = o.tsv ? fopen(o.tsv, "w") : NULL;
-    if (o.tsv && !tsv) {
-        fprintf(stderr, "grader: cannot write %s: %s\n", o.tsv, strerror(errno));
-        return 2;
-    }
-
-    int total = 0, max_total = 0, graded = 0;
-    for (int l = 0; l < nlabs; l++) {
-        if (!lab_selected(&o, names[l]))
-            continue;
-        static spec_lab spec;
-        char err[512];
-        graded++;
-        if (load_spec(o.kit, names[l], &spec, err, sizeof err) != 0) {
-            fprintf(stderr, "grader: %s\n", err);
-            printf("\n== %s: spec error, not graded ==\n", names[l]);
-            continue;
-        }
-        task_result results[SPEC_MAX_TASKS];
-        grade_lab(&o, compiler, cpu, libkit_abs, &spec, results);
-        int lab_points = 0, lab_max = 0;
-        printf("\n== %s: %s ==\n", spec.lab, spec.title);
-        printf("  %-10s %7s  %s\n", "task", "points", "verdict");
-        for (int t = 0; t < spec.ntasks; t++) {
-            const task_result *r = &results[t];
-            lab_points += r->points;
-            lab_max += spec.tasks[t].points;
-            printf("  %-10s %3d/%-3d  %s\n", spec.tasks[t].name, r->points, spec.tasks[t].points, r->detail);
-            if (tsv)
-                fprintf(tsv, "%s\t%s\t%d\t%d\t%s\t%s\n", spec.lab, spec.tasks[t].name, r->points,
-                        spec.tasks[t].points, verdict_name(r->v), r->detail);
-        }
-        printf("  %-10s %3d/%-3d\n", "lab total", lab_points, lab_max);
-        total += lab_points;
-        max_total += lab_max;
-    }
-    if (tsv && fclose(tsv) != 0) {
-        fprintf(stderr, "grader: could not finish writing %s\n", o.tsv);
-        return 2;
-    }
-    if (graded == 0) {
+    int selected = 0;
+    for (int l = 0; l < nlabs; l++)
+        selected += lab_selected(&o, names[l]);
+    if (selected == 0) {
         fprintf(stderr, "grader: no lab matches the --lab selection\n");
         return 2;
     }
-    double percent = max_total ? 100.0 * total / max_total : 0.0;
-    printf("\nTOTAL %d/%d (%.1f%%)\n", total, max_total, percent);
+    grading g = {&o, compiler, cpu, libkit_abs, names, nlabs};
+
+    printf("Grading %s (runners built %s)\n", shown,
+           cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");
+    static grade_report rep;
+    grade_submission(&g, o.submission, shown, &rep);
+    report_table(stdout, &rep);
+    if (write_reports(&o, &rep) != 0)
+        return 2;
+    double percent = report_percent(&rep);
     if (o.expect >= 0 && percent + 1e-9 < o.expect) {
         fprintf(stderr, "grader: score %.1f%% is below the expected %.0f%%\n", percent, o.expect);
         return 1;

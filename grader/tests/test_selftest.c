@@ -175,6 +175,65 @@ static void test_nvcc_by_name(void)
     KIT_ASSERT_MSG(status == 2, "an unknown --nvcc exited %d, expected 2", status);
 }
 
+/* Runs the grader with argv (NULL-terminated after argv[0]), output to the self-test log; returns its exit status or -1. */
+static int run_grader(char **argv)
+{
+    char log[512];
+    snprintf(log, sizeof log, "%s/selftest-grader.log", env_or("KIT_BUILD", "build"));
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status = -1;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
+}
+
+/* Reads a whole (small) file into a malloc'ed string, or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *buf = calloc(1, 1 << 20);
+    size_t got = fread(buf, 1, (1 << 20) - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* The grader's --json, --gradescope and --junit files, on a real submission with a hidden-test failure. */
+static void test_report_files(void)
+{
+    char json[512], gs[512], junit[512];
+    const char *build = env_or("KIT_BUILD", "build");
+    snprintf(json, sizeof json, "%s/selftest.json", build);
+    snprintf(gs, sizeof gs, "%s/selftest-results.json", build);
+    snprintf(junit, sizeof junit, "%s/selftest-junit.xml", build);
+    remove(json), remove(gs), remove(junit);
+    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission",
+                    "grader/tests/submissions/unstable-merge", "--lab", "01", "--timeout", "3", "--mode", "cpu",
+                    "--json", json, "--gradescope", gs, "--junit", junit, NULL};
+    int status = run_grader(argv);
+    KIT_ASSERT_MSG(status == 0, "the grader exited %d", status);
+    char *j = slurp(json), *g = slurp(gs), *x = slurp(junit);
+    KIT_ASSERT_MSG(j && strstr(j, "\"score\": 6,") && strstr(j, "\"test\": \"stable-tail\", \"visibility\": \"hidden\", "
+                                                              "\"verdict\": \"wrong\""),
+                   "%s lacks the score or the hidden test's verdict", json);
+    KIT_ASSERT_MSG(g && strstr(g, "01-sequential-merge test stable/stable-tail (hidden)\", \"score\": 0, "
+                                  "\"max_score\": 0, \"status\": \"failed\"") &&
+                       strstr(g, "\"visibility\": \"after_due_date\"") && strstr(g, "\"score\": 6, \"max_score\": 6"),
+                   "%s lacks the hidden test, after_due_date or the task's points", gs);
+    KIT_ASSERT_MSG(x && strstr(x, "tests=\"17\" failures=\"5\"") &&
+                       strstr(x, "<testcase classname=\"01-sequential-merge.stable\" name=\"dup-pairs\""),
+                   "%s lacks the lab's 17 tests with 5 failures", junit);
+    free(j), free(g), free(x);
+}
+
 static void register_tests(void)
 {
     CU_pSuite s = kit_test_suite("grader self-test");
@@ -183,6 +242,7 @@ static void register_tests(void)
     kit_test_add(s, "broken submissions get their verdicts", test_broken_submissions);
     kit_test_add(s, "bad invocations exit 2", test_bad_invocations);
     kit_test_add(s, "--nvcc as a bare name", test_nvcc_by_name);
+    kit_test_add(s, "JSON, Gradescope and JUnit files", test_report_files);
 }
 
 int main(void)
