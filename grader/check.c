@@ -165,6 +165,9 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.cpu_s = (long)lim.timeout_s + 1;
     lim.file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
     lim.cwd = env->workdir;
+    lim.nproc = env->nproc;
+    lim.uid = env->uid;
+    lim.gid = env->gid;
     lim.stdin_path = req_path;
     lim.stdout_path = res_path;
     lim.stderr_path = err_path;

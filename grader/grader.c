@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "check.h"
 #include "kit_timer.h"
 #include "report.h"
@@ -34,6 +36,9 @@ typedef struct options {
     const char *json;         /* ...and as JSON */
     const char *gradescope;   /* ...and as Gradescope's results.json */
     const char *junit;        /* ...and as JUnit XML */
+    const char *batch;        /* grade every subfolder of this folder */
+    const char *gradebook;    /* batch mode's CSV gradebook */
+    int force;                /* batch mode: regrade students already in the gradebook */
     double expect;            /* fail (exit 1) below this percentage; < 0 to never fail */
     int timeout_s;            /* default per-test wall-clock limit */
     int compile_timeout_s;
@@ -45,6 +50,9 @@ typedef struct options {
     const char *mode;         /* "gpu", "cpu" or "auto" */
     const char *work;         /* where scratch folders go */
     int keep;                 /* keep scratch folders */
+    int nproc;                /* processes and threads a test may add */
+    const char *sandbox_user; /* who compiles and runs submissions when the grader is root */
+    unsigned uid, gid;        /* ...as ids; 0 when the grader is not root (or told to stay root) */
 } options;
 
 /*
@@ -75,6 +83,10 @@ static void usage(FILE *f, const char *prog)
             "  --json FILE           also write every lab, task and test as JSON\n"
             "  --gradescope FILE     also write Gradescope's results.json (hidden tests shown after the due date)\n"
             "  --junit FILE          also write JUnit XML, a testcase per test, for CI systems\n"
+            "  --batch DIR           grade every subfolder of DIR (one per student) into a CSV gradebook;\n"
+            "                        students already in it are skipped, so an interrupted run resumes\n"
+            "  --gradebook FILE      batch mode's gradebook (default gradebook.csv)\n"
+            "  --force               batch mode: regrade the students already in the gradebook\n"
             "  --expect PERCENT      exit 1 if the score is below PERCENT (self-checks)\n"
             "  --timeout S           default limit per test in seconds (default 10)\n"
             "  --compile-timeout S   limit for building a lab (default 300)\n"
@@ -86,7 +98,10 @@ static void usage(FILE *f, const char *prog)
             "                        the GPU when one is present (default auto)\n"
             "  --cxx PATH            the C++ compiler of CPU builds (default g++)\n"
             "  --work DIR            where scratch folders go (default KIT/build/grade)\n"
-            "  --keep                keep the scratch folders\n",
+            "  --keep                keep the scratch folders\n"
+            "  --nproc N             processes and threads a test may start (default 64)\n"
+            "  --sandbox-user NAME   when run as root, compile and run submissions as this user (default nobody);\n"
+            "                        'root' keeps root, which no limit on processes then holds\n",
             prog);
 }
 
@@ -110,6 +125,8 @@ static int parse_options(int argc, char **argv, options *o)
     o->nvcc_flags = "";
     o->mode = "auto";
     o->cxx = "g++";
+    o->nproc = 64;
+    o->sandbox_user = "nobody";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
@@ -118,6 +135,9 @@ static int parse_options(int argc, char **argv, options *o)
             exit(0);
         } else if (strcmp(a, "--keep") == 0) {
             o->keep = 1;
+            continue;
+        } else if (strcmp(a, "--force") == 0) {
+            o->force = 1;
             continue;
         } else if (!v) {
             fprintf(stderr, "grader: %s needs a value (try --help)\n", a);
@@ -138,6 +158,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->gradescope = v;
         } else if (strcmp(a, "--junit") == 0) {
             o->junit = v;
+        } else if (strcmp(a, "--batch") == 0) {
+            o->batch = v;
+        } else if (strcmp(a, "--gradebook") == 0) {
+            o->gradebook = v;
         } else if (strcmp(a, "--expect") == 0) {
             int p;
             bad = parse_int(v, 0, 100, &p);
@@ -161,6 +185,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->mode = v;
         } else if (strcmp(a, "--work") == 0) {
             o->work = v;
+        } else if (strcmp(a, "--nproc") == 0) {
+            bad = parse_int(v, 1, 100000, &o->nproc);
+        } else if (strcmp(a, "--sandbox-user") == 0) {
+            o->sandbox_user = v;
         } else {
             fprintf(stderr, "grader: unknown option %s (try --help)\n", a);
             return -1;
@@ -170,6 +198,31 @@ static int parse_options(int argc, char **argv, options *o)
             return -1;
         }
         i++;
+    }
+    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->expect >= 0)) {
+        fprintf(stderr, "grader: --batch grades many submissions into a gradebook; it does not go with --submission, "
+                        "--tsv, --json, --gradescope, --junit or --expect\n");
+        return -1;
+    }
+    if (!o->batch && (o->gradebook || o->force)) {
+        fprintf(stderr, "grader: --gradebook and --force go with --batch\n");
+        return -1;
+    }
+    if (!o->gradebook)
+        o->gradebook = "gradebook.csv";
+    if (geteuid() == 0 && strcmp(o->sandbox_user, "root") != 0) {
+        struct passwd *pw = getpwnam(o->sandbox_user);
+        int uid;
+        if (pw) {
+            o->uid = pw->pw_uid;
+            o->gid = pw->pw_gid;
+        } else if (parse_int(o->sandbox_user, 1, 1 << 30, &uid) == 0) {
+            o->uid = o->gid = (unsigned)uid;
+        } else {
+            fprintf(stderr, "grader: no user '%s' to run submissions as; name one with --sandbox-user "
+                            "(a user name or number)\n", o->sandbox_user);
+            return -1;
+        }
     }
     return 0;
 }
@@ -340,7 +393,9 @@ static int build_runner(const options *o, const char *compiler, int cpu, const c
     fmt(src, sizeof src, "%s/labs/%s/harness/driver.cu", o->kit, lab);
     fmt(inc_sub, sizeof inc_sub, "-I%s/scratch", scratch);
     fmt(inc_common, sizeof inc_common, "-I%s/common", o->kit);
-    fmt(out, sizeof out, "%s/runner", scratch);
+    char bindir[4200];
+    fmt(bindir, sizeof bindir, "%s/bin", scratch);
+    fmt(out, sizeof out, "%s/runner", bindir);
     fmt(log, sizeof log, "%s/compile.log", scratch);
 
     char *argv[64];
@@ -372,14 +427,17 @@ static int build_runner(const options *o, const char *compiler, int cpu, const c
     char nvcc_dir[4096];
     fmt(nvcc_dir, sizeof nvcc_dir, "%s", compiler);
     fmt(path_env, sizeof path_env, "PATH=%s:/usr/local/bin:/usr/bin:/bin", dirname(nvcc_dir));
-    fmt(home_env, sizeof home_env, "HOME=%s", scratch);
+    fmt(home_env, sizeof home_env, "HOME=%s", bindir);
     char *envp[] = {path_env, home_env, NULL};
 
     sb_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.timeout_s = o->compile_timeout_s;
     lim.file_bytes = 512LL << 20;
-    lim.cwd = scratch;
+    lim.nproc = 256; /* nvcc runs a pipeline of tools */
+    lim.uid = o->uid;
+    lim.gid = o->gid;
+    lim.cwd = bindir;
     lim.stdout_path = log;
     lim.stderr_path = log;
     lim.envp = envp;
@@ -423,10 +481,19 @@ static void grade_lab(const options *o, const char *submission, const char *comp
         whole = V_ERROR;
         fmt(why, sizeof why, "grader could not make a scratch folder under %s: %s", o->work, strerror(errno));
     }
+    /*
+     * The scratch folder: the submitted files in scratch/ (read-only to the
+     * sandbox user), the compiler's output in bin/ (the sandbox user's own),
+     * and the grader's request, reply and logs at the top, which the sandbox
+     * user may pass through (0711) but not list or change.
+     */
+    char bindir[4400];
     fmt(subdir, sizeof subdir, "%s/scratch", scratch);
-    if (whole == V_PASS && mkdir(subdir, 0755) != 0) {
+    fmt(bindir, sizeof bindir, "%s/bin", scratch);
+    if (whole == V_PASS && (chmod(scratch, 0711) != 0 || mkdir(subdir, 0755) != 0 || mkdir(bindir, 0755) != 0 ||
+                            (o->uid && chown(bindir, o->uid, o->gid) != 0))) {
         whole = V_ERROR;
-        fmt(why, sizeof why, "grader could not make %s", subdir);
+        fmt(why, sizeof why, "grader could not set up %s: %s", scratch, strerror(errno));
     }
     for (int f = 0; whole == V_PASS && f < spec->nfiles; f++) {
         char from[4400], to[4600], reason[128];
@@ -454,8 +521,8 @@ static void grade_lab(const options *o, const char *submission, const char *comp
         whole = V_COMPILE;
 
     char runner[4400];
-    fmt(runner, sizeof runner, "%s/runner", scratch);
-    check_env env = {runner, scratch, o->timeout_s};
+    fmt(runner, sizeof runner, "%s/runner", bindir);
+    check_env env = {runner, scratch, o->timeout_s, o->nproc, o->uid, o->gid};
     for (int t = 0; t < spec->ntasks; t++) {
         task_result *r = &res->tasks[t];
         r->points = 0;
@@ -512,12 +579,10 @@ typedef struct grading {
     int nlabs;
 } grading;
 
-/* Grades every selected lab of the submission in folder `submission` (absolute) into rep. */
-static void grade_submission(const grading *g, const char *submission, const char *shown, grade_report *rep)
+/* Starts a report: the selected labs with their specs loaded, nothing graded yet. */
+static void load_labs(const grading *g, grade_report *rep)
 {
-    double start = kit_now_s();
     memset(rep, 0, sizeof *rep);
-    fmt(rep->submission, sizeof rep->submission, "%s", shown);
     rep->mode = g->cpu ? "cpu" : "gpu";
     for (int l = 0; l < g->nlabs && rep->nlabs < REPORT_MAX_LABS; l++) {
         if (!lab_selected(g->o, g->labs[l]))
@@ -529,10 +594,123 @@ static void grade_submission(const grading *g, const char *submission, const cha
             continue;
         }
         lab->spec_ok = 1;
-        grade_lab(g->o, submission, g->compiler, g->cpu, g->libkit, lab);
     }
+}
+
+/* Grades every selected lab of the submission in folder `submission` (absolute) into rep. */
+static void grade_submission(const grading *g, const char *submission, const char *shown, grade_report *rep)
+{
+    double start = kit_now_s();
+    load_labs(g, rep);
+    fmt(rep->submission, sizeof rep->submission, "%s", shown);
+    for (int l = 0; l < rep->nlabs; l++)
+        if (rep->labs[l].spec_ok)
+            grade_lab(g->o, submission, g->compiler, g->cpu, g->libkit, &rep->labs[l]);
     report_total(rep);
     rep->seconds = kit_now_s() - start;
+}
+
+/* Prints a name with control characters shown as '?', so a folder name cannot drive the terminal. */
+static void print_name(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        fputc(*p < 0x20 || *p == 0x7F ? '?' : *p, f);
+}
+
+/*
+ * Batch mode: grades each subfolder of o->batch (sorted; dot-folders and
+ * links skipped) and saves the gradebook after every student, so an
+ * interruption loses at most the student being graded. Students already in
+ * the gradebook are skipped unless --force. Returns the exit status.
+ */
+static int run_batch(const grading *g)
+{
+    const options *o = g->o;
+    char err[4400];
+    DIR *d = opendir(o->batch);
+    if (!d) {
+        fprintf(stderr, "grader: cannot read the batch folder %s: %s\n", o->batch, strerror(errno));
+        return 2;
+    }
+    char **names = NULL;
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[4400];
+        struct stat st;
+        fmt(path, sizeof path, "%s/%s", o->batch, e->d_name);
+        if (e->d_name[0] == '.' || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        char **grown = realloc(names, (size_t)(count + 1) * sizeof *names);
+        if (!grown || !(grown[count] = strdup(e->d_name))) {
+            fprintf(stderr, "grader: out of memory listing %s\n", o->batch);
+            closedir(d);
+            return 2;
+        }
+        names = grown;
+        count++;
+    }
+    closedir(d);
+    if (count == 0) {
+        fprintf(stderr, "grader: %s holds no submission folders\n", o->batch);
+        free(names);
+        return 2;
+    }
+    qsort(names, (size_t)count, sizeof *names, cmp_str);
+
+    static grade_report rep;
+    gradebook old, gb;
+    load_labs(g, &rep);
+    if (gradebook_init(&gb, &rep) != 0 || gradebook_load(o->gradebook, &old, err, sizeof err) != 0) {
+        fprintf(stderr, "grader: %s\n", err);
+        return 2;
+    }
+    if (old.ncols && !gradebook_same_columns(&old, &gb)) {
+        if (!o->force) {
+            fprintf(stderr, "grader: %s has other columns than this grading (other labs or tasks?); "
+                            "pass --force to start it afresh, or name another --gradebook\n", o->gradebook);
+            return 2;
+        }
+        fprintf(stderr, "grader: %s has other columns; --force starts it afresh\n", o->gradebook);
+    } else if (old.ncols) {
+        gradebook_free(&gb);
+        gb = old; /* resume: keep every row already there */
+        memset(&old, 0, sizeof old);
+    }
+    gradebook_free(&old);
+
+    int status = 0, graded = 0, skipped = 0;
+    for (int i = 0; i < count && status == 0; i++) {
+        char path[4400], abs[4096];
+        if (!o->force && gradebook_find(&gb, names[i]) >= 0) {
+            skipped++;
+            continue;
+        }
+        fmt(path, sizeof path, "%s/%s", o->batch, names[i]);
+        if (!realpath(path, abs)) {
+            fprintf(stderr, "grader: %s: %s\n", path, strerror(errno));
+            continue;
+        }
+        grade_submission(g, abs, names[i], &rep);
+        if (gradebook_put(&gb, names[i], &rep) != 0 || gradebook_save(o->gradebook, &gb, err, sizeof err) != 0) {
+            fprintf(stderr, "grader: %s\n", err[0] ? err : "out of memory");
+            status = 2;
+            break;
+        }
+        graded++;
+        printf("  ");
+        print_name(stdout, names[i]);
+        printf(": %d/%d (%.1f%%) in %.1f s\n", rep.points, rep.max_points, report_percent(&rep), rep.seconds);
+    }
+    if (status == 0) {
+        printf("\nGraded %d submissions, skipped %d already in %s (--force regrades them).\n", graded, skipped,
+               o->gradebook);
+        gradebook_summary(stdout, &gb, 5);
+    }
+    for (int i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    gradebook_free(&gb);
+    return status;
 }
 
 /* Writes the per-submission files the options ask for; returns 0 or -1. */
@@ -556,6 +734,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep the table and stderr messages in order */
     if (parse_options(argc, argv, &o) != 0)
         return 2;
+    sb_kill_on_signal();
     char kit_abs[4096], sub_abs[4096];
     if (!realpath(o.kit, kit_abs)) {
         fprintf(stderr, "grader: kit folder %s: %s\n", o.kit, strerror(errno));
@@ -580,7 +759,7 @@ int main(int argc, char **argv)
         o.work = work_default;
     }
     struct stat st;
-    if (stat(o.submission, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(o.submission, sub_abs)) {
+    if (!o.batch && (stat(o.submission, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(o.submission, sub_abs))) {
         fprintf(stderr, "grader: submission folder %s does not exist\n", o.submission);
         return 2;
     }
@@ -622,6 +801,11 @@ int main(int argc, char **argv)
         return 2;
     }
     grading g = {&o, compiler, cpu, libkit_abs, names, nlabs};
+    if (o.batch) {
+        printf("Grading every submission in %s into %s (runners built %s)\n", o.batch, o.gradebook,
+               cpu ? "for the kit's CPU emulation" : "for the GPU");
+        return run_batch(&g);
+    }
 
     printf("Grading %s (runners built %s)\n", shown,
            cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");

@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "batch.h"
 #include "kit_test.h"
 #include "report.h"
 #include "sandbox.h"
@@ -215,6 +217,104 @@ static void test_sandbox_empty_env_and_bad_path(void)
     lim.timeout_s = 5;
     sb_run(argv, &lim, &r);
     KIT_ASSERT_MSG(r.kind == SB_ERROR, "a missing program gave kind %d", r.kind);
+}
+
+/* Runs a shell script in the sandbox as `uid` (0: as we are) with an nproc limit; returns stdout's text (static). */
+static const char *run_limited(const char *script, unsigned uid, long nproc, double timeout, sb_result *r)
+{
+    static char text[8192];
+    char out[] = "/tmp/kit-sb-np-XXXXXX";
+    int fd = mkstemp(out);
+    close(fd);
+    char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)script, NULL};
+    char *envp[] = {(char *)"PATH=/usr/bin:/bin", NULL};
+    sb_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.timeout_s = timeout;
+    lim.cpu_s = 30;
+    lim.nproc = nproc;
+    lim.uid = uid;
+    lim.gid = uid;
+    lim.stdout_path = out;
+    lim.envp = envp;
+    memset(r, 0, sizeof *r);
+    KIT_ASSERT_MSG(sb_run(argv, &lim, r) == 0, "sb_run could not fork");
+    FILE *f = fopen(out, "r");
+    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[got] = '\0';
+    if (f)
+        fclose(f);
+    remove(out);
+    return text;
+}
+
+static int count_lines(const char *text, const char *line)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, line)); p += strlen(line))
+        n++;
+    return n;
+}
+
+/* The sandbox user when we are root (nobody), else 0: the limits must hold either way. */
+static unsigned sandbox_uid(void)
+{
+    return geteuid() == 0 ? 65534 : 0;
+}
+
+static void test_sandbox_nproc(void)
+{
+    KIT_ASSERT_MSG(sb_count_tasks((unsigned)getuid()) >= 1, "sb_count_tasks finds not even this process");
+    sb_result r;
+    /* 40 children that each print a line and wait: with room for 8 more processes, most cannot start */
+    const char *text = run_limited("for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 "
+                                   "27 28 29 30 31 32 33 34 35 36 37 38 39 40; do (echo started; sleep 2) & done; "
+                                   "wait",
+                                   sandbox_uid(), 8, 10, &r);
+    int started = count_lines(text, "started");
+    KIT_ASSERT_MSG(started >= 1 && started <= 8, "%d of 40 children started under a limit of 8", started);
+    /* without the limit all of them start (so the limit, not something else, stopped them) */
+    text = run_limited("for i in 1 2 3 4 5 6 7 8 9 10 11 12; do (echo started; sleep 1) & done; wait", sandbox_uid(),
+                       0, 10, &r);
+    KIT_ASSERT_MSG(count_lines(text, "started") == 12, "without a limit %d of 12 children started",
+                   count_lines(text, "started"));
+}
+
+static void test_sandbox_escaped_children_killed(void)
+{
+    char marker[] = "/tmp/kit-sb-esc-XXXXXX";
+    int fd = mkstemp(marker);
+    close(fd);
+    chmod(marker, 0666); /* so the sandbox user could write it, were it still alive */
+    char script[512];
+    /* a grandchild leaves the process group (setsid) and would write the marker after the run */
+    snprintf(script, sizeof script, "setsid sh -c 'sleep 2; echo escaped > %s' & exit 0", marker);
+    sb_result r;
+    run_limited(script, sandbox_uid(), 16, 5, &r);
+    KIT_ASSERT_MSG(r.kind == SB_EXITED && r.code == 0, "the script ended with kind %d code %d", r.kind, r.code);
+    sleep(3);
+    FILE *f = fopen(marker, "r");
+    char text[32] = "";
+    if (f && !fgets(text, sizeof text, f))
+        text[0] = '\0';
+    if (f)
+        fclose(f);
+    remove(marker);
+    KIT_ASSERT_MSG(text[0] == '\0', "a process that left the group outlived the run and wrote '%s'", text);
+}
+
+/* Root only: the child runs as nobody, cannot read root's files nor write into root's folders. */
+static void test_sandbox_drops_root(void)
+{
+    sb_result r;
+    const char *text = run_limited("id -u; id -G; cat /etc/shadow >/dev/null 2>&1 && echo read-shadow; "
+                                   "touch /root/kit-sandbox-probe 2>/dev/null && echo wrote-root; exit 0",
+                                   65534, 16, 5, &r);
+    KIT_ASSERT_MSG(r.kind == SB_EXITED && strncmp(text, "65534\n", 6) == 0, "the child ran as [%s]", text);
+    KIT_ASSERT_MSG(strstr(text, "\n0") == NULL && strstr(text, " 0\n") == NULL, "the child kept group 0: [%s]", text);
+    KIT_ASSERT_MSG(strstr(text, "read-shadow") == NULL, "the child read /etc/shadow");
+    KIT_ASSERT_MSG(strstr(text, "wrote-root") == NULL, "the child wrote into /root");
+    remove("/root/kit-sandbox-probe");
 }
 
 static void test_verdict_names(void)
@@ -569,6 +669,131 @@ static void test_hidden_specs_marked(void)
     }
 }
 
+/* ---- the gradebook ------------------------------------------------------------ */
+
+/* Reads every record of text; returns how many, fields of record `want` in out (caller frees). */
+static int read_records(const char *text, int want, char ***out, int *nout)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    char **fields;
+    int n, count = 0, rc;
+    *out = NULL;
+    *nout = 0;
+    while ((rc = gradebook_read_record(f, &fields, &n)) == 1) {
+        if (count++ == want) {
+            *out = fields;
+            *nout = n;
+        } else
+            gradebook_free_fields(fields, n);
+    }
+    fclose(f);
+    return rc < 0 ? -1 : count;
+}
+
+static void test_csv_records(void)
+{
+    char **fields;
+    int n;
+    int count = read_records("a,b,c\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\nlast,,\n", 1, &fields, &n);
+    KIT_ASSERT_MSG(count == 3 && n == 3, "read %d records, the second with %d fields", count, n);
+    if (n == 3) {
+        CU_ASSERT_STRING_EQUAL(fields[0], "x, y");
+        CU_ASSERT_STRING_EQUAL(fields[1], "say \"hi\"");
+        CU_ASSERT_STRING_EQUAL(fields[2], "two\nlines");
+    }
+    gradebook_free_fields(fields, n);
+    count = read_records("a,b,c\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\nlast,,\n", 2, &fields, &n);
+    KIT_ASSERT_MSG(n == 3 && strcmp(fields[0], "last") == 0 && fields[1][0] == '\0' && fields[2][0] == '\0',
+                   "the record with empty fields came back with %d fields", n);
+    gradebook_free_fields(fields, n);
+    /* a field written by report_csv_field comes back as it was, formulas included */
+    const char *names[] = {"=HYPERLINK(\"x\")", "-1", "a,b", "'=kept", "plain"};
+    for (int i = 0; i < 5; i++) {
+        char *text = capture(report_csv_field, names[i]);
+        char line[256];
+        snprintf(line, sizeof line, "%s\n", text);
+        free(text);
+        count = read_records(line, 0, &fields, &n);
+        KIT_ASSERT_MSG(count == 1 && n == 1 && strcmp(fields[0], names[i]) == 0, "[%s] came back as [%s]", names[i],
+                       n ? fields[0] : "(nothing)");
+        gradebook_free_fields(fields, n);
+    }
+    KIT_ASSERT_MSG(read_records("\"never closed\n", 0, &fields, &n) == -1, "an unclosed quote was accepted");
+    KIT_ASSERT_MSG(read_records("\"a\"b\n", 0, &fields, &n) == -1, "text after a closing quote was accepted");
+    KIT_ASSERT_MSG(read_records("a\"b\n", 0, &fields, &n) == -1, "a quote inside a field was accepted");
+    KIT_ASSERT_MSG(read_records("", 0, &fields, &n) == 0, "an empty file has records");
+}
+
+static void test_gradebook_round_trip(void)
+{
+    char dir[] = "/tmp/kit-gb-XXXXXX", path[256], err[256];
+    KIT_ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp failed");
+    snprintf(path, sizeof path, "%s/gradebook.csv", dir);
+    fill_report();
+    gradebook gb, back;
+    KIT_ASSERT_MSG(gradebook_load(path, &back, err, sizeof err) == 0 && back.ncols == 0 && back.nrows == 0,
+                   "a missing gradebook is not an empty one: %s", err);
+    KIT_ASSERT_MSG(gradebook_init(&gb, &rep) == 0 && gb.ncols == GB_FIXED + 2, "init gave %d columns", gb.ncols);
+    CU_ASSERT_STRING_EQUAL(gb.header[GB_FIXED], "01-x/merge");
+    CU_ASSERT_STRING_EQUAL(gb.header[GB_FIXED + 1], "01-x/stable");
+    KIT_ASSERT_MSG(gradebook_put(&gb, "alice", &rep) == 0 && gradebook_put(&gb, NASTY, &rep) == 0, "put failed");
+    rep.labs[0].tasks[1].v = V_PASS; /* alice again, now with full marks: her row is replaced */
+    rep.labs[0].tasks[1].points = 4;
+    report_total(&rep);
+    KIT_ASSERT_MSG(gradebook_put(&gb, "alice", &rep) == 0 && gb.nrows == 2, "%d rows after regrading alice", gb.nrows);
+    KIT_ASSERT_MSG(gradebook_save(path, &gb, err, sizeof err) == 0, "save: %s", err);
+    KIT_ASSERT_MSG(gradebook_load(path, &back, err, sizeof err) == 0, "load: %s", err);
+    KIT_ASSERT_MSG(back.nrows == 2 && gradebook_same_columns(&gb, &back), "read back %d rows", back.nrows);
+    int a = gradebook_find(&back, "alice"), nasty = gradebook_find(&back, NASTY);
+    KIT_ASSERT_MSG(a == 0 && nasty == 1, "alice at %d, the nasty name at %d", a, nasty);
+    if (a == 0 && nasty == 1) {
+        char **r = back.rows[a];
+        KIT_ASSERT_MSG(strcmp(r[GB_SCORE], "10") == 0 && strcmp(r[GB_MAX], "10") == 0 &&
+                           strcmp(r[GB_PERCENT], "100.0") == 0 && r[GB_FAILURES][0] == '\0' &&
+                           strcmp(r[GB_FIXED], "6") == 0 && strcmp(r[GB_FIXED + 1], "4") == 0,
+                       "alice's row: %s %s %s [%s] %s %s", r[GB_SCORE], r[GB_MAX], r[GB_PERCENT], r[GB_FAILURES],
+                       r[GB_FIXED], r[GB_FIXED + 1]);
+        r = back.rows[nasty];
+        KIT_ASSERT_MSG(strcmp(r[GB_SCORE], "6") == 0 && strcmp(r[GB_FAILURES], "01-x/stable:wrong") == 0,
+                       "the second row: %s [%s]", r[GB_SCORE], r[GB_FAILURES]);
+    }
+    KIT_ASSERT_MSG(gradebook_find(&back, "bob") == -1, "bob was found");
+
+    /* the summary counts the distribution and the failures */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gradebook_summary(f, &back, 5);
+    fclose(f);
+    KIT_ASSERT_MSG(strstr(text, "Summary: 2 students, mean 80.0%") && strstr(text, "90-100%    1  #\n") &&
+                       strstr(text, "60-69%    1  #\n") && strstr(text, "     1  01-x/stable:wrong\n"),
+                   "summary:\n%s", text);
+    free(text);
+
+    /* a gradebook of other columns is told apart; a file that is not a gradebook is refused */
+    gradebook other;
+    rep.nlabs = 1;
+    rep.labs[0].spec.ntasks = 1;
+    gradebook_init(&other, &rep);
+    KIT_ASSERT_MSG(!gradebook_same_columns(&gb, &other), "a gradebook with fewer columns looks the same");
+    gradebook_free(&other);
+    f = fopen(path, "w");
+    fputs("name,points\nalice,3\n", f);
+    fclose(f);
+    KIT_ASSERT_MSG(gradebook_load(path, &other, err, sizeof err) == -1 && strstr(err, "not a gradebook"),
+                   "a foreign CSV was loaded: %s", err);
+    f = fopen(path, "w");
+    fputs("student,score,max,percent,failures\nalice,3\n", f);
+    fclose(f);
+    KIT_ASSERT_MSG(gradebook_load(path, &other, err, sizeof err) == -1 && strstr(err, "record 2 has 2 fields"),
+                   "a short row was loaded: %s", err);
+    KIT_ASSERT_MSG(gradebook_save("/no/such/dir/gb.csv", &gb, err, sizeof err) == -1, "saving into a missing folder");
+    gradebook_free(&gb);
+    gradebook_free(&back);
+    remove(path);
+    KIT_ASSERT_MSG(rmdir(dir) == 0, "a temporary file was left in %s", dir);
+}
+
 static void register_tests(void)
 {
     CU_pSuite spec = kit_test_suite("grading specs");
@@ -580,6 +805,12 @@ static void register_tests(void)
     kit_test_add(sb, "timeout kills the whole process group", test_sandbox_timeout_kills_group);
     kit_test_add(sb, "file size limit", test_sandbox_file_limit);
     kit_test_add(sb, "empty environment, missing program", test_sandbox_empty_env_and_bad_path);
+    kit_test_add(sb, "process limit", test_sandbox_nproc);
+    kit_test_add(sb, "children that left the group are killed", test_sandbox_escaped_children_killed);
+    CU_pSuite root = kit_test_suite("sandbox as root");
+    kit_test_add(root, "runs as nobody: no root files, no root folders", test_sandbox_drops_root);
+    if (geteuid() != 0)
+        kit_test_skip_suite(root, "the grader drops to the sandbox user only when it runs as root");
     CU_pSuite v = kit_test_suite("verdicts");
     kit_test_add(v, "verdict names", test_verdict_names);
     CU_pSuite r = kit_test_suite("reports");
@@ -593,6 +824,9 @@ static void register_tests(void)
     kit_test_add(r, "table and TSV", test_report_table_and_tsv);
     kit_test_add(r, "files written through a temporary", test_report_write_file);
     kit_test_add(r, "the kit's hidden specs are marked hidden", test_hidden_specs_marked);
+    CU_pSuite g = kit_test_suite("gradebook");
+    kit_test_add(g, "CSV records", test_csv_records);
+    kit_test_add(g, "put, save, load, find, summary", test_gradebook_round_trip);
 }
 
 int main(void)
