@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kit_test.h"
@@ -234,6 +236,119 @@ static void test_report_files(void)
     free(j), free(g), free(x);
 }
 
+/* How many lines a file has (0 when missing). */
+static int file_lines(const char *path)
+{
+    char *text = slurp(path);
+    int n = 0;
+    for (const char *p = text; p && *p; p++)
+        n += *p == '\n';
+    free(text);
+    return n;
+}
+
+/* Is a process running whose command line contains `needle`? */
+static int process_running(const char *needle)
+{
+    DIR *d = opendir("/proc");
+    int found = 0;
+    for (struct dirent *e; d && !found && (e = readdir(d));) {
+        char path[300], cmd[4096];
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "r");
+        size_t got = f ? fread(cmd, 1, sizeof cmd - 1, f) : 0;
+        if (f)
+            fclose(f);
+        for (size_t i = 0; i < got; i++)
+            cmd[i] = cmd[i] ? cmd[i] : ' ';
+        cmd[got] = '\0';
+        found = strstr(cmd, needle) != NULL;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/*
+ * Batch mode: three students graded into a gradebook; an interrupt (SIGINT)
+ * while the third runs leaves a whole gradebook of two and no runner behind;
+ * the next run grades only the third; --force regrades all three.
+ */
+static void test_batch_resume(void)
+{
+    const char *build = env_or("KIT_BUILD", "build");
+    char dir[512], gb[512], work[512], cmd[4096], log[512];
+    snprintf(dir, sizeof dir, "%s/selftest-batch", build);
+    snprintf(gb, sizeof gb, "%s/selftest-gradebook.csv", build);
+    snprintf(work, sizeof work, "%s/selftest-batch-work", build);
+    snprintf(log, sizeof log, "%s/selftest-grader.log", build);
+    snprintf(cmd, sizeof cmd,
+             "rm -rf '%s' '%s' && mkdir -p '%s/=c' '%s' && cp -r grader/tests/submissions/unstable-merge '%s/a-unstable' "
+             "&& cp -r grader/tests/submissions/infinite-loop '%s/b-loop' && cp -r solutions/01-sequential-merge '%s/=c/'",
+             dir, gb, dir, work, dir, dir, dir);
+    KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", dir);
+    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--batch", dir, "--gradebook",
+                    gb, "--lab", "01", "--timeout", "2", "--mode", "cpu", "--work", work, NULL, NULL};
+
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    /* wait until two students are in (header + 2 lines), then let the third run a moment and interrupt */
+    for (int i = 0; i < 600 && file_lines(gb) < 3; i++) {
+        struct timespec nap = {0, 100 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    sleep(1);
+    kill(pid, SIGINT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    KIT_ASSERT_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT, "the interrupted grader ended with status %#x",
+                   status);
+    KIT_ASSERT_MSG(file_lines(gb) == 3, "after the interrupt the gradebook has %d lines, expected 3", file_lines(gb));
+    KIT_ASSERT_MSG(!process_running(work), "a runner under %s outlived the interrupted grader", work);
+    char *text = slurp(gb);
+    KIT_ASSERT_MSG(text && strstr(text, "\"'=c\",10,10,100.0,,6,4\n") &&
+                       strstr(text, "a-unstable,6,10,60.0,01-sequential-merge/stable:wrong,6,0\n"),
+                   "gradebook after the interrupt:\n%s", text ? text : "(missing)");
+    free(text);
+
+    status = run_grader(argv);
+    KIT_ASSERT_MSG(status == 0, "the resumed batch exited %d", status);
+    char *out = slurp(log);
+    KIT_ASSERT_MSG(out && strstr(out, "Graded 1 submissions, skipped 2 already in") &&
+                       strstr(out, "Summary: 3 students, mean 53.3%") &&
+                       strstr(out, "     1  01-sequential-merge/merge:timeout\n"),
+                   "the resumed run printed:\n%s", out ? out : "(nothing)");
+    free(out);
+    text = slurp(gb);
+    KIT_ASSERT_MSG(file_lines(gb) == 4 && strstr(text, "\nb-loop,0,10,0.0,01-sequential-merge/merge:timeout "
+                                                       "01-sequential-merge/stable:timeout,0,0\n"),
+                   "gradebook after resuming:\n%s", text);
+    free(text);
+
+    argv[15] = "--force";
+    status = run_grader(argv);
+    out = slurp(log);
+    KIT_ASSERT_MSG(status == 0 && out && strstr(out, "Graded 3 submissions, skipped 0"), "--force printed:\n%s",
+                   out ? out : "(nothing)");
+    free(out);
+    KIT_ASSERT_MSG(file_lines(gb) == 4, "after --force the gradebook has %d lines", file_lines(gb));
+    snprintf(cmd, sizeof cmd, "ls %s.tmp.* >/dev/null 2>&1", gb);
+    KIT_ASSERT_MSG(system(cmd) != 0, "a temporary gradebook was left behind");
+
+    /* bad use: --batch with --submission, or a folder that is not there */
+    char *bad[] = {argv[0], "--batch", dir, "--submission", dir, NULL};
+    KIT_ASSERT_MSG(run_grader(bad) == 2, "--batch with --submission did not exit 2");
+    char *missing[] = {argv[0], "--kit", ".", "--batch", "/no/such/folder", "--mode", "cpu", NULL};
+    KIT_ASSERT_MSG(run_grader(missing) == 2, "--batch on a missing folder did not exit 2");
+}
+
 static void register_tests(void)
 {
     CU_pSuite s = kit_test_suite("grader self-test");
@@ -243,6 +358,7 @@ static void register_tests(void)
     kit_test_add(s, "bad invocations exit 2", test_bad_invocations);
     kit_test_add(s, "--nvcc as a bare name", test_nvcc_by_name);
     kit_test_add(s, "JSON, Gradescope and JUnit files", test_report_files);
+    kit_test_add(s, "batch mode: interrupted, resumed, forced", test_batch_resume);
 }
 
 int main(void)
