@@ -52,6 +52,29 @@ static void first_line(const char *path, char *buf, size_t len)
     fclose(f);
 }
 
+/*
+ * The canaries around a merge's C: KIT_GUARD_ELEMS elements on each side of
+ * `total`, every byte KIT_GUARD_BYTE. Returns 0 when all are intact, else
+ * -1 with the changed element nearest to C named in out.
+ */
+static int check_guards(const unsigned char *C, size_t total, size_t size, check_result *out)
+{
+    size_t guard = (size_t)KIT_GUARD_ELEMS * size;
+    for (size_t b = guard; b-- > 0;) /* before C, nearest first */
+        if (C[b] != KIT_GUARD_BYTE) {
+            set(out, V_WRONG, "out-of-bounds write: C[-%zu], before the output, was changed", (guard - b - 1) / size + 1);
+            return -1;
+        }
+    const unsigned char *after = C + guard + total * size;
+    for (size_t b = 0; b < guard; b++)
+        if (after[b] != KIT_GUARD_BYTE) {
+            set(out, V_WRONG, "out-of-bounds write: C[%zu], past the end of the output (m + n = %zu), was changed",
+                total + b / size, total);
+            return -1;
+        }
+    return 0;
+}
+
 static void judge_merge(const spec_test *t, const void *A, const void *B, const void *C, check_result *out)
 {
     size_t total = (size_t)(t->m + t->n);
@@ -141,6 +164,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     req.m = m;
     req.n = n;
     req.q = q;
+    req.flags = is_merge ? KIT_REQ_GUARD : 0;
     FILE *f = fopen(req_path, "wb");
     int wrote = f && kit_req_write(f, &req, A, B, Q) == 0;
     if (f)
@@ -153,7 +177,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     kit_res want;
     memset(&want, 0, sizeof want);
     want.type = t->type;
-    want.c = is_merge ? m + n : 0;
+    want.c = is_merge ? m + n + 2 * KIT_GUARD_ELEMS : 0;
     want.m = m;
     want.n = n;
     want.r = is_merge ? 0 : 3 * q;
@@ -198,11 +222,16 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     if (f)
         fclose(f);
     if (!ok) {
-        set(out, V_WRONG, "malformed output: %s", f ? err : "no reply file");
+        set(out, V_WRONG, "malformed output: %s%s", f ? err : "no reply file",
+            f ? " (does the code print to stdout? the reply goes there)" : "");
         goto done;
     }
     if (got.status == KIT_RES_NOT_IMPLEMENTED) {
         set(out, V_NOT_ATTEMPTED, "not attempted (not implemented: %s)", got.note);
+        goto done;
+    }
+    if (got.status == KIT_RES_FAILED) {
+        set(out, V_CRASH, "failed at run time: %s", got.note);
         goto done;
     }
     if (got.status == KIT_RES_ERROR) {
@@ -218,8 +247,10 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         set(out, V_WRONG, "modified its input B at %s", msg);
         goto done;
     }
+    if (is_merge && check_guards(rC, m + n, size, out) != 0)
+        goto done;
     if (is_merge)
-        judge_merge(t, A, B, rC, out);
+        judge_merge(t, A, B, (char *)rC + (size_t)KIT_GUARD_ELEMS * size, out);
     else
         judge_co_rank(t, A, B, Q, q, R, out);
 done:

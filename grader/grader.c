@@ -362,7 +362,7 @@ static int copy_submitted(const char *from, const char *to, char *why, size_t le
     return rc;
 }
 
-/* The first line of the compiler's log that says "error", else its first line. */
+/* The first line of the compiler's log that says "error" (or the linker's "undefined reference"), else its first line. */
 static void compile_error_line(const char *log, char *buf, size_t len)
 {
     FILE *f = fopen(log, "r");
@@ -374,7 +374,7 @@ static void compile_error_line(const char *log, char *buf, size_t len)
         line[strcspn(line, "\r\n")] = '\0';
         if (!first[0])
             fmt(first, sizeof first, "%s", line);
-        if (strstr(line, "error")) {
+        if (strstr(line, "error") || strstr(line, "undefined reference")) {
             const char *base = strstr(line, "/scratch/"); /* shorten the scratch path */
             fmt(buf, len, "%s", base ? base + 9 : line);
             fclose(f);

@@ -98,6 +98,16 @@ static void test_skeletons_not_attempted(void)
                        rows[i].points, rows[i].detail);
 }
 
+/* Is `got` one of the '|'-separated verdicts in `allowed` ("crash|timeout": a GPU may hang where the emulation fails)? */
+static int verdict_allowed(const char *allowed, const char *got)
+{
+    size_t len = strlen(got);
+    for (const char *p = allowed; p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
+        if (strncmp(p, got, len) == 0 && (p[len] == '\0' || p[len] == '|'))
+            return 1;
+    return 0;
+}
+
 /* Checks one broken submission against its expected.tsv; returns the number of expectations checked. */
 static int check_case(const char *dir)
 {
@@ -122,11 +132,11 @@ static int check_case(const char *dir)
         KIT_ASSERT_MSG(r != NULL, "%s: the grader gave no verdict for %s/%s", dir, lab, task);
         if (!r)
             continue;
-        KIT_ASSERT_MSG(strcmp(r->verdict, verdict) == 0, "%s: %s/%s is '%s', expected '%s' (%s)", dir, lab, task,
+        KIT_ASSERT_MSG(verdict_allowed(verdict, r->verdict), "%s: %s/%s is '%s', expected '%s' (%s)", dir, lab, task,
                        r->verdict, verdict, r->detail);
         KIT_ASSERT_MSG(strstr(r->detail, text) != NULL, "%s: %s/%s detail '%s' lacks '%s'", dir, lab, task,
                        r->detail, text);
-        KIT_ASSERT_MSG((strcmp(verdict, "pass") == 0) == (r->points == r->max && r->max > 0),
+        KIT_ASSERT_MSG((strcmp(r->verdict, "pass") == 0) == (r->points == r->max && r->max > 0),
                        "%s: %s/%s got %d/%d points for '%s'", dir, lab, task, r->points, r->max, r->verdict);
         checked++;
     }
@@ -151,7 +161,7 @@ static void test_broken_submissions(void)
         cases++;
     }
     closedir(d);
-    KIT_ASSERT_MSG(cases >= 4 && checked >= 10, "only %d broken submissions with %d expectations", cases, checked);
+    KIT_ASSERT_MSG(cases >= 20 && checked >= 35, "only %d broken submissions with %d expectations", cases, checked);
 }
 
 static void test_bad_invocations(void)
