@@ -65,7 +65,7 @@ CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_
 # LAB=01 or LAB=01-sequential-merge picks one lab folder.
 LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
 
-.PHONY: all help test grade check run skeletons figures bench deps clean
+.PHONY: all help test grade check run skeletons figures bench deps clean dist-student dist-gradescope
 all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BANKCHECK) $(LAB_DRIVERS)
 
 help:
@@ -80,6 +80,8 @@ help:
 	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
 	@echo "  make figures         redraw handouts/figures/ with bankviz"
 	@echo "  make bench           the benchmarks (CPU emulation and simulator speed; GPU ones where a GPU is)"
+	@echo "  make dist-student    build/dist/gpu-merge-kit-student.tar.gz: the kit without solutions/ and hidden tests"
+	@echo "  make dist-gradescope build/dist/gpu-merge-kit-gradescope.zip: a Gradescope autograder (setup.sh, run_autograder)"
 	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
 	@echo "  make clean           remove $(BUILD)/"
 	@echo "Variables: SMS=\"$(SMS)\" (GPU architectures), NVCC=$(NVCC), BUILD=$(BUILD), V=1 (show commands)"
@@ -184,7 +186,8 @@ $(BUILD)/labs/%/test: $(BUILD)/labs/%/test_lab.o $(LIBKITTEST) $(LIBKIT)
 	$(say) LINK $@
 	$(Q)$(NVCC) $(GENCODE) $^ -lcunit -o $@
 
-$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKIT)
+# The grader is plain C: it links the kit's host objects only, so it builds without nvcc (Gradescope).
+$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(HOST_OBJS)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -o $@
@@ -245,7 +248,8 @@ test:
 	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) $(LAB_DRIVERS) $(CPU_DRIVERS)
 	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) \
 	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) \
-	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)"
+	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
+	  "bash mk/check-dist.sh $(BUILD) $(GRADER)"
 
 grade:
 	@bash mk/deps.sh
@@ -321,6 +325,13 @@ bench: $(BUILD)/bench/bank_sim $(BUILD)/bench/cpu_merge $(BUILD)/bench/merge_ben
 # Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
 figures: $(BANKVIZ)
 	$(Q)bash mk/figures.sh $(BANKVIZ) handouts/figures
+
+# What instructors publish: the student tarball, and the autograder zip for Gradescope.
+dist-student:
+	$(Q)bash mk/dist-student.sh $(BUILD)/dist
+
+dist-gradescope:
+	$(Q)bash mk/dist-gradescope.sh $(BUILD)/dist
 
 clean:
 	rm -rf $(BUILD)

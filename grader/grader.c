@@ -464,6 +464,28 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 /*
+ * Can the sandbox user reach files under `dir`? Every folder on the way must
+ * let others pass (the x bit for others), or the runner could not be started.
+ * Returns 0, or -1 with the first folder that stops it in `blocker`.
+ */
+static int sandbox_can_reach(const char *dir, char *blocker, size_t len)
+{
+    char path[4096];
+    fmt(path, sizeof path, "%s", dir);
+    for (;;) {
+        struct stat st;
+        if (stat(path, &st) != 0 || !(st.st_mode & S_IXOTH)) {
+            fmt(blocker, len, "%s", path);
+            return -1;
+        }
+        char *slash = strrchr(path, '/');
+        if (!slash || slash == path)
+            return 0;
+        *slash = '\0';
+    }
+}
+
+/*
  * Grades one lab of the submission in folder `submission` into res (whose
  * spec is loaded). Never aborts: every failure becomes a verdict. Every test
  * of a task runs, except that after a timeout the task's later tests are
@@ -786,6 +808,13 @@ int main(int argc, char **argv)
         return 2;
     }
     o.work = work_abs;
+    char blocker[4096];
+    if (o.uid && sandbox_can_reach(o.work, blocker, sizeof blocker) != 0) {
+        fprintf(stderr, "grader: the sandbox user (%s) cannot reach the work folder %s: %s does not let others pass "
+                        "(chmod o+x it, or pass --work DIR somewhere it can reach)\n",
+                o.sandbox_user, o.work, blocker);
+        return 2;
+    }
 
     static char names[MAX_LABS][64];
     int nlabs = discover_labs(o.kit, names, MAX_LABS);
