@@ -192,6 +192,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.nproc = env->nproc;
     lim.uid = env->uid;
     lim.gid = env->gid;
+    lim.no_network = 1;
     lim.stdin_path = req_path;
     lim.stdout_path = res_path;
     lim.stderr_path = err_path;

@@ -437,6 +437,7 @@ static int build_runner(const options *o, const char *compiler, int cpu, const c
     lim.nproc = 256; /* nvcc runs a pipeline of tools */
     lim.uid = o->uid;
     lim.gid = o->gid;
+    lim.no_network = 1;
     lim.cwd = bindir;
     lim.stdout_path = log;
     lim.stderr_path = log;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,8 @@ static void child(char *const argv[], const sb_limits *lim, long nproc_limit, in
         set_limit(RLIMIT_FSIZE, (rlim_t)lim->file_bytes);
     if (nproc_limit > 0)
         set_limit(RLIMIT_NPROC, (rlim_t)nproc_limit);
+    if (lim->no_network && geteuid() == 0)
+        (void)unshare(CLONE_NEWNET); /* best effort, see sb_limits */
     if (lim->uid != 0 && geteuid() == 0) { /* root: become the sandbox user, or do not run at all */
         if (setgroups(0, NULL) != 0 || setgid(lim->gid) != 0 || setuid(lim->uid) != 0)
             goto fail;

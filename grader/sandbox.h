@@ -19,6 +19,9 @@ typedef struct sb_limits {
     unsigned uid, gid;       /**< when uid is not 0 and the grader runs as root, the child runs as this user
                                   and group with no supplementary groups; if they cannot be set, the child
                                   does not run (SB_ERROR). Ignored when the grader is not root */
+    int no_network;          /**< when the grader is root, the child gets a network namespace of its own
+                                  (a loopback device, down: no network). Best effort: where the kernel
+                                  refuses (a container without CAP_SYS_ADMIN), the child keeps the host's */
 } sb_limits;
 
 /** How the child ended. */

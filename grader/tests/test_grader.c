@@ -1,10 +1,12 @@
 /* Tests of the grader's parts: the spec parser, the sandbox, the verdict names and the report formats. */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -219,6 +221,8 @@ static void test_sandbox_empty_env_and_bad_path(void)
     KIT_ASSERT_MSG(r.kind == SB_ERROR, "a missing program gave kind %d", r.kind);
 }
 
+static int no_network; /* run_limited's sb_limits.no_network */
+
 /* Runs a shell script in the sandbox as `uid` (0: as we are) with an nproc limit; returns stdout's text (static). */
 static const char *run_limited(const char *script, unsigned uid, long nproc, double timeout, sb_result *r)
 {
@@ -233,6 +237,7 @@ static const char *run_limited(const char *script, unsigned uid, long nproc, dou
     lim.timeout_s = timeout;
     lim.cpu_s = 30;
     lim.nproc = nproc;
+    lim.no_network = no_network;
     lim.uid = uid;
     lim.gid = uid;
     lim.stdout_path = out;
@@ -315,6 +320,32 @@ static void test_sandbox_drops_root(void)
     KIT_ASSERT_MSG(strstr(text, "read-shadow") == NULL, "the child read /etc/shadow");
     KIT_ASSERT_MSG(strstr(text, "wrote-root") == NULL, "the child wrote into /root");
     remove("/root/kit-sandbox-probe");
+}
+
+/* Root only: with no_network the child sees a loopback device at most; without it, the host's devices. */
+static void test_sandbox_no_network(void)
+{
+    sb_result r;
+    const char *script = "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | grep -vx lo | wc -l";
+    no_network = 0;
+    int host = atoi(run_limited(script, 65534, 16, 5, &r));
+    no_network = 1;
+    int inside = atoi(run_limited(script, 65534, 16, 5, &r));
+    no_network = 0;
+    pid_t probe = fork(); /* can this kernel give us a network namespace at all? */
+    if (probe == 0)
+        _exit(unshare(CLONE_NEWNET) == 0 ? 0 : 1);
+    int status = 1;
+    waitpid(probe, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) != 0) { /* best effort: the child runs, with the host's devices */
+        fprintf(stderr, "(no network namespaces here: the sandbox keeps the host's network)\n");
+        KIT_ASSERT_MSG(inside == host, "without namespaces the child saw %d devices, the host %d", inside, host);
+        return;
+    }
+    KIT_ASSERT_MSG(inside == 0, "with no_network the child sees %d network devices besides lo", inside);
+    if (host == 0)
+        fprintf(stderr, "(this machine has no network device besides lo, so the contrast proves little)\n");
+    KIT_ASSERT_MSG(r.kind == SB_EXITED && r.code == 0, "the probe ended with kind %d code %d", r.kind, r.code);
 }
 
 static void test_verdict_names(void)
@@ -809,6 +840,7 @@ static void register_tests(void)
     kit_test_add(sb, "children that left the group are killed", test_sandbox_escaped_children_killed);
     CU_pSuite root = kit_test_suite("sandbox as root");
     kit_test_add(root, "runs as nobody: no root files, no root folders", test_sandbox_drops_root);
+    kit_test_add(root, "no network devices with no_network", test_sandbox_no_network);
     if (geteuid() != 0)
         kit_test_skip_suite(root, "the grader drops to the sandbox user only when it runs as root");
     CU_pSuite v = kit_test_suite("verdicts");
