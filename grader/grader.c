@@ -39,6 +39,7 @@ typedef struct options {
     const char *batch;        /* grade every subfolder of this folder */
     const char *gradebook;    /* batch mode's CSV gradebook */
     int force;                /* batch mode: regrade students already in the gradebook */
+    const char *reports;      /* batch mode: write <student>.json here too */
     double expect;            /* fail (exit 1) below this percentage; < 0 to never fail */
     int timeout_s;            /* default per-test wall-clock limit */
     int compile_timeout_s;
@@ -87,6 +88,7 @@ static void usage(FILE *f, const char *prog)
             "                        students already in it are skipped, so an interrupted run resumes\n"
             "  --gradebook FILE      batch mode's gradebook (default gradebook.csv)\n"
             "  --force               batch mode: regrade the students already in the gradebook\n"
+            "  --reports DIR         batch mode: also write each student's full results to DIR/<student>.json\n"
             "  --expect PERCENT      exit 1 if the score is below PERCENT (self-checks)\n"
             "  --timeout S           default limit per test in seconds (default 10)\n"
             "  --compile-timeout S   limit for building a lab (default 300)\n"
@@ -162,6 +164,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->batch = v;
         } else if (strcmp(a, "--gradebook") == 0) {
             o->gradebook = v;
+        } else if (strcmp(a, "--reports") == 0) {
+            o->reports = v;
         } else if (strcmp(a, "--expect") == 0) {
             int p;
             bad = parse_int(v, 0, 100, &p);
@@ -204,8 +208,8 @@ static int parse_options(int argc, char **argv, options *o)
                         "--tsv, --json, --gradescope, --junit or --expect\n");
         return -1;
     }
-    if (!o->batch && (o->gradebook || o->force)) {
-        fprintf(stderr, "grader: --gradebook and --force go with --batch\n");
+    if (!o->batch && (o->gradebook || o->force || o->reports)) {
+        fprintf(stderr, "grader: --gradebook, --force and --reports go with --batch\n");
         return -1;
     }
     if (!o->gradebook)
@@ -673,6 +677,11 @@ static int run_batch(const grading *g)
         count++;
     }
     closedir(d);
+    struct stat st;
+    if (o->reports && (stat(o->reports, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "grader: the --reports folder %s does not exist\n", o->reports);
+        return 2;
+    }
     if (count == 0) {
         fprintf(stderr, "grader: %s holds no submission folders\n", o->batch);
         free(names);
@@ -714,6 +723,12 @@ static int run_batch(const grading *g)
             continue;
         }
         grade_submission(g, abs, names[i], &rep);
+        char report[4400];
+        fmt(report, sizeof report, "%s/%s.json", o->reports ? o->reports : "", names[i]);
+        if (o->reports && report_write_file(report, report_json, &rep) != 0) {
+            status = 2;
+            break;
+        }
         if (gradebook_put(&gb, names[i], &rep) != 0 || gradebook_save(o->gradebook, &gb, err, sizeof err) != 0) {
             fprintf(stderr, "grader: %s\n", err[0] ? err : "out of memory");
             status = 2;

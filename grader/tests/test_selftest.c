@@ -289,18 +289,20 @@ static int process_running(const char *needle)
 static void test_batch_resume(void)
 {
     const char *build = env_or("KIT_BUILD", "build");
-    char dir[512], gb[512], work[512], cmd[4096], log[512];
+    char dir[512], gb[512], work[512], reports[512], cmd[8192], log[512];
     snprintf(dir, sizeof dir, "%s/selftest-batch", build);
     snprintf(gb, sizeof gb, "%s/selftest-gradebook.csv", build);
     snprintf(work, sizeof work, "%s/selftest-batch-work", build);
+    snprintf(reports, sizeof reports, "%s/selftest-batch-reports", build);
     snprintf(log, sizeof log, "%s/selftest-grader.log", build);
     snprintf(cmd, sizeof cmd,
-             "rm -rf '%s' '%s' && mkdir -p '%s/=c' '%s' && cp -r grader/tests/submissions/unstable-merge '%s/a-unstable' "
+             "rm -rf '%s' '%s' '%s' && mkdir -p '%s/=c' '%s' '%s' && cp -r grader/tests/submissions/unstable-merge '%s/a-unstable' "
              "&& cp -r grader/tests/submissions/infinite-loop '%s/b-loop' && cp -r solutions/01-sequential-merge '%s/=c/'",
-             dir, gb, dir, work, dir, dir, dir);
+             dir, gb, reports, dir, work, reports, dir, dir, dir);
     KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", dir);
     char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--batch", dir, "--gradebook",
-                    gb, "--lab", "01", "--timeout", "2", "--mode", "cpu", "--work", work, NULL, NULL};
+                    gb, "--lab", "01", "--timeout", "2", "--mode", "cpu", "--work", work, "--reports", reports,
+                    NULL, NULL};
 
     pid_t pid = fork();
     if (pid == 0) {
@@ -342,7 +344,14 @@ static void test_batch_resume(void)
                    "gradebook after resuming:\n%s", text);
     free(text);
 
-    argv[15] = "--force";
+    char report[600];
+    snprintf(report, sizeof report, "%s/b-loop.json", reports);
+    text = slurp(report);
+    KIT_ASSERT_MSG(text && strstr(text, "\"submission\": \"b-loop\"") && strstr(text, "\"verdict\": \"timeout\""),
+                   "%s lacks b-loop's timeout", report);
+    free(text);
+
+    argv[17] = "--force";
     status = run_grader(argv);
     out = slurp(log);
     KIT_ASSERT_MSG(status == 0 && out && strstr(out, "Graded 3 submissions, skipped 0"), "--force printed:\n%s",
