@@ -79,7 +79,7 @@ help:
 	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
 	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
 	@echo "  make figures         redraw handouts/figures/ with bankviz"
-	@echo "  make bench           the benchmarks (CPU emulation and simulator speed; GPU ones where a GPU is)"
+	@echo "  make bench           the benchmarks (simulator, CPU emulation and grader speed; GPU ones where a GPU is)"
 	@echo "  make dist-student    build/dist/gpu-merge-kit-student.tar.gz: the kit without solutions/ and hidden tests"
 	@echo "  make dist-gradescope build/dist/gpu-merge-kit-gradescope.zip: a Gradescope autograder (setup.sh, run_autograder)"
 	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
@@ -317,9 +317,10 @@ $(BUILD)/cpu/obj/bench/merge_conflicts.o: bench/merge_conflicts.cu
 $(BUILD)/cpu/bench/merge_conflicts: $(BUILD)/cpu/obj/bench/merge_conflicts.o $(LIBKIT_CPU)
 	$(call link_cpu)
 
-bench: $(BUILD)/bench/bank_sim $(BUILD)/bench/cpu_merge $(BUILD)/bench/merge_bench
+bench: $(BUILD)/bench/bank_sim $(BUILD)/bench/cpu_merge $(BUILD)/bench/merge_bench $(GRADER) $(LIBKIT_CPU)
 	$(Q)$(BUILD)/bench/bank_sim
 	$(Q)$(BUILD)/bench/cpu_merge
+	$(Q)bash mk/bench-grader.sh $(GRADER)
 	$(Q)$(BUILD)/bench/merge_bench
 
 # Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
