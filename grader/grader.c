@@ -653,7 +653,7 @@ static void print_name(FILE *f, const char *s)
 static int run_batch(const grading *g)
 {
     const options *o = g->o;
-    char err[4400];
+    char err[4400] = "out of memory";
     DIR *d = opendir(o->batch);
     if (!d) {
         fprintf(stderr, "grader: cannot read the batch folder %s: %s\n", o->batch, strerror(errno));
@@ -730,7 +730,7 @@ static int run_batch(const grading *g)
             break;
         }
         if (gradebook_put(&gb, names[i], &rep) != 0 || gradebook_save(o->gradebook, &gb, err, sizeof err) != 0) {
-            fprintf(stderr, "grader: %s\n", err[0] ? err : "out of memory");
+            fprintf(stderr, "grader: %s\n", err);
             status = 2;
             break;
         }
