@@ -469,25 +469,27 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 /*
- * Can the sandbox user reach files under `dir`? Every folder on the way must
- * let others pass (the x bit for others), or the runner could not be started.
- * Returns 0, or -1 with the first folder that stops it in `blocker`.
+ * Can the sandbox user use `path`? A folder must let others pass (o+x), a file
+ * let others read (o+r), and every folder above it let others pass.
+ * Returns 0, or -1 with the first thing that stops it in `blocker`.
  */
-static int sandbox_can_reach(const char *dir, char *blocker, size_t len)
+static int sandbox_can_reach(const char *path, char *blocker, size_t len)
 {
-    char path[4096];
-    fmt(path, sizeof path, "%s", dir);
-    for (;;) {
-        struct stat st;
-        if (stat(path, &st) != 0 || !(st.st_mode & S_IXOTH)) {
-            fmt(blocker, len, "%s", path);
+    char p[4096];
+    struct stat st;
+    fmt(p, sizeof p, "%s", path);
+    if (stat(p, &st) != 0 || (S_ISDIR(st.st_mode) ? !(st.st_mode & S_IXOTH) : !(st.st_mode & S_IROTH))) {
+        fmt(blocker, len, "%s", p);
+        return -1;
+    }
+    for (char *slash; (slash = strrchr(p, '/')) && slash != p;) {
+        *slash = '\0';
+        if (stat(p, &st) != 0 || !(st.st_mode & S_IXOTH)) {
+            fmt(blocker, len, "%s", p);
             return -1;
         }
-        char *slash = strrchr(path, '/');
-        if (!slash || slash == path)
-            return 0;
-        *slash = '\0';
     }
+    return 0;
 }
 
 /*
@@ -824,12 +826,16 @@ int main(int argc, char **argv)
         return 2;
     }
     o.work = work_abs;
-    char blocker[4096];
-    if (o.uid && sandbox_can_reach(o.work, blocker, sizeof blocker) != 0) {
-        fprintf(stderr, "grader: the sandbox user (%s) cannot reach the work folder %s: %s does not let others pass "
-                        "(chmod o+x it, or pass --work DIR somewhere it can reach)\n",
-                o.sandbox_user, o.work, blocker);
-        return 2;
+    /* As root, the compiler and the runners run as the sandbox user: it must reach the kit and the work folder. */
+    const char *reach[] = {o.work, o.kit, libkit_abs};
+    for (int r = 0; o.uid && r < 3; r++) {
+        char blocker[4096];
+        if (sandbox_can_reach(reach[r], blocker, sizeof blocker) != 0) {
+            fprintf(stderr, "grader: the sandbox user (%s) cannot use %s: others may not pass or read %s; chmod "
+                            "o+x (a folder) or o+r (a file), or move the kit (or --work) somewhere it can\n",
+                    o.sandbox_user, reach[r], blocker);
+            return 2;
+        }
     }
 
     static char names[MAX_LABS][64];

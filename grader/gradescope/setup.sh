@@ -11,3 +11,4 @@ apt-get update -q
 apt-get install -y -q build-essential
 make build/grader/grader build/libkitcpu.a
 chmod -R go-rwx solutions grader/hidden
+chmod o+x "$PWD" "$(dirname "$PWD")" # nobody must pass through to the kit's headers and library

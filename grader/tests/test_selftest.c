@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,6 +67,9 @@ static int grade_with(const char *nvcc, const char *mode, const char *submission
         fclose(f);
     return WEXITSTATUS(status);
 }
+
+static int run_grader(char **argv);
+static char *slurp(const char *path);
 
 static int grade(const char *submission, int expect_full, row *rows, int *nrows)
 {
@@ -170,6 +174,24 @@ static void test_bad_invocations(void)
     int n;
     int status = grade("/no/such/folder", 0, rows, &n);
     KIT_ASSERT_MSG(status == 2, "a missing submission folder exited %d, expected 2", status);
+    /* As root the runners run as nobody, who must reach the work folder: a closed one is refused up front. */
+    char closed[512], work[600];
+    snprintf(closed, sizeof closed, "%s/selftest-closed", env_or("KIT_BUILD", "build"));
+    snprintf(work, sizeof work, "%s/work", closed);
+    mkdir(closed, 0700);
+    chmod(closed, 0700);
+    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--lab", "01", "--mode", "cpu",
+                    "--work", work, NULL};
+    status = run_grader(argv);
+    char logpath[512];
+    snprintf(logpath, sizeof logpath, "%s/selftest-grader.log", env_or("KIT_BUILD", "build"));
+    char *log = slurp(logpath);
+    if (geteuid() == 0)
+        KIT_ASSERT_MSG(status == 2 && log && strstr(log, "cannot use") && strstr(log, closed),
+                       "as root, a work folder nobody cannot reach exited %d and said:\n%s", status, log ? log : "");
+    else
+        KIT_ASSERT_MSG(status == 0, "as a user, a work folder of one's own exited %d, expected 0", status);
+    free(log);
 }
 
 /* --nvcc given as a bare name is looked up in PATH (it once was exec'ed as a path and failed as a "compile error"). */
