@@ -47,7 +47,7 @@ SKELGEN := $(BUILD)/grader/skelgen
 HOST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wildcard common/*.c)))
 LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
 LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
-GRADER_LIB_OBJS := $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o
+GRADER_LIB_OBJS := $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o
 
 LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
@@ -65,7 +65,7 @@ CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_
 # LAB=01 or LAB=01-sequential-merge picks one lab folder.
 LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
 
-.PHONY: all help test grade check run skeletons figures docs docs-instructor bench deps clean
+.PHONY: all help test grade check run skeletons figures docs docs-instructor bench deps clean dist-student dist-gradescope
 all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BANKCHECK) $(LAB_DRIVERS)
 
 help:
@@ -81,7 +81,9 @@ help:
 	@echo "  make figures         redraw handouts/figures/ with bankviz"
 	@echo "  make docs            the handbook (Doxygen): handouts, study paths, API reference, in $(BUILD)/docs/html/"
 	@echo "  make docs-instructor the same with the model answers, in $(BUILD)/docs-instructor/html/"
-	@echo "  make bench           the benchmarks (CPU emulation and simulator speed; GPU ones where a GPU is)"
+	@echo "  make bench           the benchmarks (simulator, CPU emulation and grader speed; GPU ones where a GPU is)"
+	@echo "  make dist-student    build/dist/gpu-merge-kit-student.tar.gz: the kit without solutions/ and hidden tests"
+	@echo "  make dist-gradescope build/dist/gpu-merge-kit-gradescope.zip: a Gradescope autograder (setup.sh, run_autograder)"
 	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
 	@echo "  make clean           remove $(BUILD)/"
 	@echo "Variables: SMS=\"$(SMS)\" (GPU architectures), NVCC=$(NVCC), BUILD=$(BUILD), V=1 (show commands)"
@@ -186,7 +188,8 @@ $(BUILD)/labs/%/test: $(BUILD)/labs/%/test_lab.o $(LIBKITTEST) $(LIBKIT)
 	$(say) LINK $@
 	$(Q)$(NVCC) $(GENCODE) $^ -lcunit -o $@
 
-$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKIT)
+# The grader is plain C: it links the kit's host objects only, so it builds without nvcc (Gradescope).
+$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(HOST_OBJS)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -o $@
@@ -248,7 +251,8 @@ test:
 	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) \
 	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) \
 	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
-	  "bash mk/check-docs.sh $(BUILD)"
+	  "bash mk/check-docs.sh $(BUILD)" \
+	  "bash mk/check-dist.sh $(BUILD) $(GRADER)"
 
 grade:
 	@bash mk/deps.sh
@@ -302,9 +306,10 @@ $(BUILD)/cpu/obj/bench/%.o: bench/%.cu
 $(BUILD)/cpu/bench/%: $(BUILD)/cpu/obj/bench/%.o $(LIBKIT_CPU)
 	$(call link_cpu)
 
-bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(BUILD)/bench/merge_bench $(BUILD)/bench/pbs_bench
+bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(BUILD)/bench/merge_bench $(BUILD)/bench/pbs_bench $(GRADER) $(LIBKIT_CPU)
 	$(Q)$(BUILD)/bench/bank_sim
 	$(Q)$(BUILD)/cpu/bench/cpu_merge
+	$(Q)bash mk/bench-grader.sh $(GRADER)
 	$(Q)$(BUILD)/bench/merge_bench
 	$(Q)$(BUILD)/bench/pbs_bench
 
@@ -318,6 +323,13 @@ docs:
 
 docs-instructor:
 	$(Q)bash mk/docs.sh instructor $(BUILD)/docs-instructor
+
+# What instructors publish: the student tarball, and the autograder zip for Gradescope.
+dist-student:
+	$(Q)bash mk/dist-student.sh $(BUILD)/dist
+
+dist-gradescope:
+	$(Q)bash mk/dist-gradescope.sh $(BUILD)/dist
 
 clean:
 	rm -rf $(BUILD)

@@ -47,7 +47,7 @@ int kit_serve(FILE *in, FILE *out, kit_serve_fn fn)
         res.status = KIT_RES_NOT_IMPLEMENTED;
         snprintf(res.note, sizeof res.note, "%s", kit_not_implemented_task());
     } else if (rc != 0) {
-        res.status = KIT_RES_ERROR;
+        res.status = rc == -2 ? KIT_RES_FAILED : KIT_RES_ERROR;
         snprintf(res.note, sizeof res.note, "%s", so.error);
     } else {
         res.status = KIT_RES_OK;

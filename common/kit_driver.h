@@ -17,20 +17,22 @@ typedef struct kit_serve_out {
     uint64_t c;      /**< its element count */
     int64_t *R;      /**< malloc'ed int64 results, or NULL */
     uint64_t r;      /**< their count */
-    char error[96];  /**< why the request was refused, when the handler returns -1 */
+    char error[96];  /**< why the request was refused (handler returns -1) or the code failed (-2) */
 } kit_serve_out;
 
 /**
  * A lab's request handler: runs the student's code on the request's inputs.
  * A and B may be modified by buggy student code; kit_serve() echoes them back
  * so the grader can tell.
- * @return 0 when it ran, -1 when the request makes no sense for this lab
+ * @return 0 when it ran, -1 when the request makes no sense for this lab,
+ *         -2 when the student's code failed at run time (for example a kernel launch)
  */
 typedef int (*kit_serve_fn)(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out);
 
 /**
  * Answers one request: reads it from @p in, runs @p fn, writes the reply to @p out.
- * A reached skeleton becomes a "not implemented" reply.
+ * A reached skeleton becomes a "not implemented" reply; a handler's -1 an
+ * "error" reply and its -2 a "failed" one, each with the handler's reason.
  * @return the process exit status: 0 when a reply was written, 1 otherwise
  */
 int kit_serve(FILE *in, FILE *out, kit_serve_fn fn);

@@ -42,22 +42,24 @@ static inline kit_merge_cfg kit_merge_default_cfg(long long total)
 }
 
 /**
- * Runs the lab's kernel: copies A and B to the device, fills C with 0xA5
- * bytes, launches, and copies C back. A and B are overwritten with what the
- * device holds after the kernel, so a caller can tell if the kernel wrote to them.
- * @return 0 when the kernel ran, 1 when it reached a skeleton, -1 when the
- *         launch or the kernel failed (the reason is in @p msg)
+ * Runs the lab's kernel like kit_merge_run(), with @p guard canary elements
+ * (every byte KIT_GUARD_BYTE) on each side of C in device memory: C holds
+ * m + n + 2 * guard elements, the kernel gets the middle, and all of it,
+ * canaries included, is copied back, so a caller can tell if the kernel
+ * wrote past either end of its output.
+ * @return as kit_merge_run()
  */
-static inline int kit_merge_run(const kit_merge_lab *lab, kit_type t, void *A, int m, void *B, int n, void *C,
-                                kit_merge_cfg cfg, char *msg, size_t len)
+static inline int kit_merge_run_guarded(const kit_merge_lab *lab, kit_type t, void *A, int m, void *B, int n, void *C,
+                                        size_t guard, kit_merge_cfg cfg, char *msg, size_t len)
 {
-    size_t size = kit_type_size(t), total = (size_t)m + (size_t)n;
+    size_t size = kit_type_size(t), total = (size_t)m + (size_t)n, all = (total + 2 * guard) * size;
     void *d_A = kit_device_copy(A, (size_t)m * size), *d_B = kit_device_copy(B, (size_t)n * size), *d_C;
-    CUDA_CHECK(cudaMalloc(&d_C, total * size + 1));
-    CUDA_CHECK(cudaMemset(d_C, 0xA5, total * size));
+    CUDA_CHECK(cudaMalloc(&d_C, all + 1));
+    CUDA_CHECK(cudaMemset(d_C, KIT_GUARD_BYTE, all));
+    CUDA_CHECK(cudaMemset((char *)d_C + guard * size, 0xA5, total * size));
     kit_not_implemented_reset();
     (void)cudaGetLastError();
-    lab->launch(t, d_A, m, d_B, n, d_C, cfg);
+    lab->launch(t, d_A, m, d_B, n, (char *)d_C + guard * size, cfg);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess)
         e = cudaDeviceSynchronize();
@@ -69,7 +71,7 @@ static inline int kit_merge_run(const kit_merge_lab *lab, kit_type t, void *A, i
     } else if (kit_device_not_implemented(lab->task)) {
         rc = 1;
     } else {
-        CUDA_CHECK(cudaMemcpy(C, d_C, total * size, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(C, d_C, all, cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(A, d_A, (size_t)m * size, cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(B, d_B, (size_t)n * size, cudaMemcpyDeviceToHost));
     }
@@ -79,10 +81,26 @@ static inline int kit_merge_run(const kit_merge_lab *lab, kit_type t, void *A, i
     return rc;
 }
 
-/** The lab whose requests kit_merge_serve answers (kit_serve takes a plain function). */
+/**
+ * Runs the lab's kernel: copies A and B to the device, fills C with 0xA5
+ * bytes, launches, and copies C back. A and B are overwritten with what the
+ * device holds after the kernel, so a caller can tell if the kernel wrote to them.
+ * @return 0 when the kernel ran, 1 when it reached a skeleton, -1 when the
+ *         launch or the kernel failed (the reason is in @p msg)
+ */
+static inline int kit_merge_run(const kit_merge_lab *lab, kit_type t, void *A, int m, void *B, int n, void *C,
+                                kit_merge_cfg cfg, char *msg, size_t len)
+{
+    return kit_merge_run_guarded(lab, t, A, m, B, n, C, 0, cfg, msg, len);
+}
+
+/* The lab whose requests kit_merge_serve answers (kit_serve takes a plain function). */
 static const kit_merge_lab *kit_merge_serving_;
 
-/** Grader request "merge": C = merge(A, B) by the kernel; Q is empty or holds blocks, threads, tile. */
+/*
+ * Grader request "merge": C = merge(A, B) by the kernel; Q is empty or holds
+ * blocks, threads, tile. With KIT_REQ_GUARD, canaries surround C on the device.
+ */
 static inline int kit_merge_serve_one(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
     uint64_t total = req->m + req->n;
@@ -102,13 +120,14 @@ static inline int kit_merge_serve_one(const kit_req *req, void *A, void *B, cons
         cfg.threads = (int)Q[1];
         cfg.tile = (int)Q[2];
     }
-    size_t bytes = (size_t)total * kit_type_size((kit_type)req->type);
-    out->c = total;
+    size_t guard = req->flags & KIT_REQ_GUARD ? KIT_GUARD_ELEMS : 0;
+    size_t bytes = (size_t)(total + 2 * guard) * kit_type_size((kit_type)req->type);
+    out->c = total + 2 * guard;
     out->C = kit_xmalloc(bytes);
     memset(out->C, 0xA5, bytes);
-    int rc = kit_merge_run(kit_merge_serving_, (kit_type)req->type, A, (int)req->m, B, (int)req->n, out->C, cfg,
-                           out->error, sizeof out->error);
-    return rc < 0 ? -1 : 0; /* a skeleton shows up through kit_not_implemented_task() */
+    int rc = kit_merge_run_guarded(kit_merge_serving_, (kit_type)req->type, A, (int)req->m, B, (int)req->n, out->C,
+                                   guard, cfg, out->error, sizeof out->error);
+    return rc < 0 ? -2 : 0; /* the kernel failed; a skeleton shows up through kit_not_implemented_task() */
 }
 
 #ifdef KIT_CPU

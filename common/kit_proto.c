@@ -96,7 +96,7 @@ int kit_res_read(FILE *f, const kit_res *want, kit_res *h, void **C, void **A, v
     }
     h->note[sizeof h->note - 1] = '\0';
     if (h->status != KIT_RES_OK) {
-        if (h->status != KIT_RES_NOT_IMPLEMENTED && h->status != KIT_RES_ERROR) {
+        if (h->status != KIT_RES_NOT_IMPLEMENTED && h->status != KIT_RES_ERROR && h->status != KIT_RES_FAILED) {
             snprintf(err, errlen, "runner reply has unknown status %u", (unsigned)h->status);
             return -1;
         }

@@ -16,6 +16,18 @@ extern "C" {
 
 #define KIT_PROTO_MAX_ELEMS (1ULL << 29) /**< no array in a request or reply may be longer */
 
+/**
+ * Request flag of op "merge": the runner surrounds the output C with
+ * KIT_GUARD_ELEMS canary elements on each side, every byte KIT_GUARD_BYTE,
+ * hands the student's code the middle, and returns all of it (c = m + n +
+ * 2 * KIT_GUARD_ELEMS). The grader checks the canaries itself, so a write
+ * past either end of C shows even when it did not crash. Every driver that
+ * serves op "merge" must honour it.
+ */
+#define KIT_REQ_GUARD 1u
+#define KIT_GUARD_ELEMS 256   /**< canary elements on each side of C */
+#define KIT_GUARD_BYTE 0xCB   /**< canary byte (C's own unwritten slots are 0xA5) */
+
 /** A request: which lab operation to run, on which inputs. A, B and the queries follow it. */
 typedef struct kit_req {
     char op[16];     /**< operation, for example "merge" or "co_rank" */
@@ -30,7 +42,8 @@ typedef struct kit_req {
 enum {
     KIT_RES_OK = 0,              /**< the operation ran */
     KIT_RES_NOT_IMPLEMENTED = 1, /**< a skeleton function was reached; note holds the task */
-    KIT_RES_ERROR = 2            /**< the runner refused the request; note says why */
+    KIT_RES_ERROR = 2,           /**< the runner refused the request; note says why */
+    KIT_RES_FAILED = 3           /**< the submission's code failed at run time (a kernel launch failed); note says how */
 };
 
 /** A reply: C, then A and B as they were after the call, then the results. */

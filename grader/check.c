@@ -1,8 +1,11 @@
 /* Runs one spec test through a lab runner and judges the reply against the grader's own reference. */
+#define _GNU_SOURCE /* fchown */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "kit_bank.h"
@@ -52,6 +55,29 @@ static void first_line(const char *path, char *buf, size_t len)
     if (fgets(buf, (int)len, f))
         buf[strcspn(buf, "\r\n")] = '\0';
     fclose(f);
+}
+
+/*
+ * The canaries around a merge's C: KIT_GUARD_ELEMS elements on each side of
+ * `total`, every byte KIT_GUARD_BYTE. Returns 0 when all are intact, else
+ * -1 with the changed element nearest to C named in out.
+ */
+static int check_guards(const unsigned char *C, size_t total, size_t size, check_result *out)
+{
+    size_t guard = (size_t)KIT_GUARD_ELEMS * size;
+    for (size_t b = guard; b-- > 0;) /* before C, nearest first */
+        if (C[b] != KIT_GUARD_BYTE) {
+            set(out, V_WRONG, "out-of-bounds write: C[-%zu], before the output, was changed", (guard - b - 1) / size + 1);
+            return -1;
+        }
+    const unsigned char *after = C + guard + total * size;
+    for (size_t b = 0; b < guard; b++)
+        if (after[b] != KIT_GUARD_BYTE) {
+            set(out, V_WRONG, "out-of-bounds write: C[%zu], past the end of the output (m + n = %zu), was changed",
+                total + b / size, total);
+            return -1;
+        }
+    return 0;
 }
 
 static void judge_merge(const spec_test *t, const void *A, const void *B, const void *C, check_result *out)
@@ -193,6 +219,18 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         char trace[4200];
         snprintf(trace, sizeof trace, "%s/pbs.trace", env->workdir);
         remove(trace); /* never judge an earlier test's trace */
+        if (t->max_conflicts >= 0) {
+            /* The runner may run as another user (the grader as root runs tests as nobody): give it
+               an empty trace file of its own to write, in the scratch folder it cannot create in. */
+            int fd = open(trace, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (fd < 0 || (env->uid != 0 && fchown(fd, env->uid, env->gid) != 0)) {
+                set(out, V_ERROR, "could not prepare %s for the runner", trace);
+                if (fd >= 0)
+                    close(fd);
+                goto done;
+            }
+            close(fd);
+        }
     }
     if (is_merge && t->blocks > 0) { /* a kernel lab: the launch travels as three queries */
         Q = malloc(3 * sizeof *Q);
@@ -217,6 +255,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     req.m = m;
     req.n = n;
     req.q = q;
+    req.flags = is_merge ? KIT_REQ_GUARD : 0;
     FILE *f = fopen(req_path, "wb");
     int wrote = f && kit_req_write(f, &req, A, B, Q) == 0;
     if (f)
@@ -229,7 +268,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     kit_res want;
     memset(&want, 0, sizeof want);
     want.type = t->type;
-    want.c = is_merge ? m + n : 0;
+    want.c = is_merge ? m + n + 2 * KIT_GUARD_ELEMS : 0;
     want.m = m;
     want.n = n;
     want.r = is_merge ? 0 : is_pbs ? n : 3 * q;
@@ -243,6 +282,10 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     if (is_pbs && t->max_conflicts >= 0) /* the trace: at most 48 reads per query and a padded key list per block, 32 bytes a line */
         lim.file_bytes += (long long)(n * 48 + (uint64_t)t->blocks * (m + 64 + (uint64_t)t->threads)) * 32;
     lim.cwd = env->workdir;
+    lim.nproc = env->nproc;
+    lim.uid = env->uid;
+    lim.gid = env->gid;
+    lim.no_network = 1;
     lim.stdin_path = req_path;
     lim.stdout_path = res_path;
     lim.stderr_path = err_path;
@@ -273,11 +316,16 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     if (f)
         fclose(f);
     if (!ok) {
-        set(out, V_WRONG, "malformed output: %s", f ? err : "no reply file");
+        set(out, V_WRONG, "malformed output: %s%s", f ? err : "no reply file",
+            f ? " (does the code print to stdout? the reply goes there)" : "");
         goto done;
     }
     if (got.status == KIT_RES_NOT_IMPLEMENTED) {
         set(out, V_NOT_ATTEMPTED, "not attempted (not implemented: %s)", got.note);
+        goto done;
+    }
+    if (got.status == KIT_RES_FAILED) {
+        set(out, V_CRASH, "failed at run time: %s", got.note);
         goto done;
     }
     if (got.status == KIT_RES_ERROR) {
@@ -293,8 +341,10 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         set(out, V_WRONG, "modified its input B at %s", msg);
         goto done;
     }
+    if (is_merge && check_guards(rC, m + n, size, out) != 0)
+        goto done;
     if (is_merge) {
-        judge_merge(t, A, B, rC, out);
+        judge_merge(t, A, B, (char *)rC + (size_t)KIT_GUARD_ELEMS * size, out);
     } else if (is_pbs) {
         judge_pbs(t, A, B, R, out);
         judge_conflicts(t, env, out);

@@ -29,6 +29,8 @@ typedef struct check_env {
     const char *runner;   /**< the compiled runner */
     const char *workdir;  /**< scratch folder for request, reply and logs */
     int timeout_s;        /**< default wall-clock limit per test */
+    long nproc;           /**< processes and threads a test may add (sb_limits.nproc), 0 for no limit */
+    unsigned uid, gid;    /**< the user a test runs as when the grader is root (sb_limits.uid), 0 to stay root */
     int simulated;        /**< 1 when the runner is a CPU build: conflicts are counted from its trace */
 } check_env;
 

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "check.h"
+#include "kit_timer.h"
+#include "report.h"
 #include "sandbox.h"
 #include "spec.h"
 
@@ -29,6 +33,13 @@ typedef struct options {
     const char *labs[MAX_LABS];
     int nlabs;
     const char *tsv;          /* write results here too */
+    const char *json;         /* ...and as JSON */
+    const char *gradescope;   /* ...and as Gradescope's results.json */
+    const char *junit;        /* ...and as JUnit XML */
+    const char *batch;        /* grade every subfolder of this folder */
+    const char *gradebook;    /* batch mode's CSV gradebook */
+    int force;                /* batch mode: regrade students already in the gradebook */
+    const char *reports;      /* batch mode: write <student>.json here too */
     double expect;            /* fail (exit 1) below this percentage; < 0 to never fail */
     int timeout_s;            /* default per-test wall-clock limit */
     int compile_timeout_s;
@@ -40,6 +51,9 @@ typedef struct options {
     const char *mode;         /* "gpu", "cpu" or "auto" */
     const char *work;         /* where scratch folders go */
     int keep;                 /* keep scratch folders */
+    int nproc;                /* processes and threads a test may add */
+    const char *sandbox_user; /* who compiles and runs submissions when the grader is root */
+    unsigned uid, gid;        /* ...as ids; 0 when the grader is not root (or told to stay root) */
 } options;
 
 /*
@@ -58,12 +72,6 @@ static int fmt(char *buf, size_t len, const char *format, ...)
     return n >= 0 && (size_t)n < len ? 0 : -1;
 }
 
-typedef struct task_result {
-    verdict v;
-    int points;
-    char detail[256];
-} task_result;
-
 static void usage(FILE *f, const char *prog)
 {
     fprintf(f,
@@ -73,6 +81,14 @@ static void usage(FILE *f, const char *prog)
             "  --submission DIR      folder with NN-slug/<file> per lab (default KIT/solutions)\n"
             "  --lab NN              grade only this lab (number or folder name); repeatable\n"
             "  --tsv FILE            also write one line per task: lab, task, points, max, verdict, detail\n"
+            "  --json FILE           also write every lab, task and test as JSON\n"
+            "  --gradescope FILE     also write Gradescope's results.json (hidden tests shown after the due date)\n"
+            "  --junit FILE          also write JUnit XML, a testcase per test, for CI systems\n"
+            "  --batch DIR           grade every subfolder of DIR (one per student) into a CSV gradebook;\n"
+            "                        students already in it are skipped, so an interrupted run resumes\n"
+            "  --gradebook FILE      batch mode's gradebook (default gradebook.csv)\n"
+            "  --force               batch mode: regrade the students already in the gradebook\n"
+            "  --reports DIR         batch mode: also write each student's full results to DIR/<student>.json\n"
             "  --expect PERCENT      exit 1 if the score is below PERCENT (self-checks)\n"
             "  --timeout S           default limit per test in seconds (default 10)\n"
             "  --compile-timeout S   limit for building a lab (default 300)\n"
@@ -84,7 +100,10 @@ static void usage(FILE *f, const char *prog)
             "                        the GPU when one is present (default auto)\n"
             "  --cxx PATH            the C++ compiler of CPU builds (default g++)\n"
             "  --work DIR            where scratch folders go (default KIT/build/grade)\n"
-            "  --keep                keep the scratch folders\n",
+            "  --keep                keep the scratch folders\n"
+            "  --nproc N             processes and threads a test may start (default 64)\n"
+            "  --sandbox-user NAME   when run as root, compile and run submissions as this user (default nobody);\n"
+            "                        'root' keeps root, which no limit on processes then holds\n",
             prog);
 }
 
@@ -108,6 +127,8 @@ static int parse_options(int argc, char **argv, options *o)
     o->nvcc_flags = "";
     o->mode = "auto";
     o->cxx = "g++";
+    o->nproc = 64;
+    o->sandbox_user = "nobody";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
@@ -116,6 +137,9 @@ static int parse_options(int argc, char **argv, options *o)
             exit(0);
         } else if (strcmp(a, "--keep") == 0) {
             o->keep = 1;
+            continue;
+        } else if (strcmp(a, "--force") == 0) {
+            o->force = 1;
             continue;
         } else if (!v) {
             fprintf(stderr, "grader: %s needs a value (try --help)\n", a);
@@ -130,6 +154,18 @@ static int parse_options(int argc, char **argv, options *o)
                 o->labs[o->nlabs++] = v;
         } else if (strcmp(a, "--tsv") == 0) {
             o->tsv = v;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = v;
+        } else if (strcmp(a, "--gradescope") == 0) {
+            o->gradescope = v;
+        } else if (strcmp(a, "--junit") == 0) {
+            o->junit = v;
+        } else if (strcmp(a, "--batch") == 0) {
+            o->batch = v;
+        } else if (strcmp(a, "--gradebook") == 0) {
+            o->gradebook = v;
+        } else if (strcmp(a, "--reports") == 0) {
+            o->reports = v;
         } else if (strcmp(a, "--expect") == 0) {
             int p;
             bad = parse_int(v, 0, 100, &p);
@@ -153,6 +189,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->mode = v;
         } else if (strcmp(a, "--work") == 0) {
             o->work = v;
+        } else if (strcmp(a, "--nproc") == 0) {
+            bad = parse_int(v, 1, 100000, &o->nproc);
+        } else if (strcmp(a, "--sandbox-user") == 0) {
+            o->sandbox_user = v;
         } else {
             fprintf(stderr, "grader: unknown option %s (try --help)\n", a);
             return -1;
@@ -162,6 +202,31 @@ static int parse_options(int argc, char **argv, options *o)
             return -1;
         }
         i++;
+    }
+    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->expect >= 0)) {
+        fprintf(stderr, "grader: --batch grades many submissions into a gradebook; it does not go with --submission, "
+                        "--tsv, --json, --gradescope, --junit or --expect\n");
+        return -1;
+    }
+    if (!o->batch && (o->gradebook || o->force || o->reports)) {
+        fprintf(stderr, "grader: --gradebook, --force and --reports go with --batch\n");
+        return -1;
+    }
+    if (!o->gradebook)
+        o->gradebook = "gradebook.csv";
+    if (geteuid() == 0 && strcmp(o->sandbox_user, "root") != 0) {
+        struct passwd *pw = getpwnam(o->sandbox_user);
+        int uid;
+        if (pw) {
+            o->uid = pw->pw_uid;
+            o->gid = pw->pw_gid;
+        } else if (parse_int(o->sandbox_user, 1, 1 << 30, &uid) == 0) {
+            o->uid = o->gid = (unsigned)uid;
+        } else {
+            fprintf(stderr, "grader: no user '%s' to run submissions as; name one with --sandbox-user "
+                            "(a user name or number)\n", o->sandbox_user);
+            return -1;
+        }
     }
     return 0;
 }
@@ -301,7 +366,7 @@ static int copy_submitted(const char *from, const char *to, char *why, size_t le
     return rc;
 }
 
-/* The first line of the compiler's log that says "error", else its first line. */
+/* The first line of the compiler's log that says "error" (or the linker's "undefined reference"), else its first line. */
 static void compile_error_line(const char *log, char *buf, size_t len)
 {
     FILE *f = fopen(log, "r");
@@ -313,7 +378,7 @@ static void compile_error_line(const char *log, char *buf, size_t len)
         line[strcspn(line, "\r\n")] = '\0';
         if (!first[0])
             fmt(first, sizeof first, "%s", line);
-        if (strstr(line, "error")) {
+        if (strstr(line, "error") || strstr(line, "undefined reference")) {
             const char *base = strstr(line, "/scratch/"); /* shorten the scratch path */
             fmt(buf, len, "%s", base ? base + 9 : line);
             fclose(f);
@@ -332,7 +397,9 @@ static int build_runner(const options *o, const char *compiler, int cpu, const c
     fmt(src, sizeof src, "%s/labs/%s/harness/driver.cu", o->kit, lab);
     fmt(inc_sub, sizeof inc_sub, "-I%s/scratch", scratch);
     fmt(inc_common, sizeof inc_common, "-I%s/common", o->kit);
-    fmt(out, sizeof out, "%s/runner", scratch);
+    char bindir[4200];
+    fmt(bindir, sizeof bindir, "%s/bin", scratch);
+    fmt(out, sizeof out, "%s/runner", bindir);
     fmt(log, sizeof log, "%s/compile.log", scratch);
 
     char *argv[64];
@@ -364,14 +431,18 @@ static int build_runner(const options *o, const char *compiler, int cpu, const c
     char nvcc_dir[4096];
     fmt(nvcc_dir, sizeof nvcc_dir, "%s", compiler);
     fmt(path_env, sizeof path_env, "PATH=%s:/usr/local/bin:/usr/bin:/bin", dirname(nvcc_dir));
-    fmt(home_env, sizeof home_env, "HOME=%s", scratch);
+    fmt(home_env, sizeof home_env, "HOME=%s", bindir);
     char *envp[] = {path_env, home_env, NULL};
 
     sb_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.timeout_s = o->compile_timeout_s;
     lim.file_bytes = 512LL << 20;
-    lim.cwd = scratch;
+    lim.nproc = 256; /* nvcc runs a pipeline of tools */
+    lim.uid = o->uid;
+    lim.gid = o->gid;
+    lim.no_network = 1;
+    lim.cwd = bindir;
     lim.stdout_path = log;
     lim.stderr_path = log;
     lim.envp = envp;
@@ -397,10 +468,40 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return remove(path) == 0 ? 0 : 0; /* best effort: keep going */
 }
 
-/* Grades one lab of the submission into results[task]. Never aborts: every failure becomes a verdict. */
-static void grade_lab(const options *o, const char *compiler, int cpu, const char *libkit, const spec_lab *spec,
-                      task_result *results)
+/*
+ * Can the sandbox user use `path`? A folder must let others pass (o+x), a file
+ * let others read (o+r), and every folder above it let others pass.
+ * Returns 0, or -1 with the first thing that stops it in `blocker`.
+ */
+static int sandbox_can_reach(const char *path, char *blocker, size_t len)
 {
+    char p[4096];
+    struct stat st;
+    fmt(p, sizeof p, "%s", path);
+    if (stat(p, &st) != 0 || (S_ISDIR(st.st_mode) ? !(st.st_mode & S_IXOTH) : !(st.st_mode & S_IROTH))) {
+        fmt(blocker, len, "%s", p);
+        return -1;
+    }
+    for (char *slash; (slash = strrchr(p, '/')) && slash != p;) {
+        *slash = '\0';
+        if (stat(p, &st) != 0 || !(st.st_mode & S_IXOTH)) {
+            fmt(blocker, len, "%s", p);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Grades one lab of the submission in folder `submission` into res (whose
+ * spec is loaded). Never aborts: every failure becomes a verdict. Every test
+ * of a task runs, except that after a timeout the task's later tests are
+ * skipped (each would wait out its own limit).
+ */
+static void grade_lab(const options *o, const char *submission, const char *compiler, int cpu, const char *libkit,
+                      lab_result *res)
+{
+    const spec_lab *spec = &res->spec;
     char why[512] = "", scratch[4200], subdir[4400];
     verdict whole = V_PASS; /* a verdict that applies to every task, when not V_PASS */
 
@@ -409,14 +510,23 @@ static void grade_lab(const options *o, const char *compiler, int cpu, const cha
         whole = V_ERROR;
         fmt(why, sizeof why, "grader could not make a scratch folder under %s: %s", o->work, strerror(errno));
     }
+    /*
+     * The scratch folder: the submitted files in scratch/ (read-only to the
+     * sandbox user), the compiler's output in bin/ (the sandbox user's own),
+     * and the grader's request, reply and logs at the top, which the sandbox
+     * user may pass through (0711) but not list or change.
+     */
+    char bindir[4400];
     fmt(subdir, sizeof subdir, "%s/scratch", scratch);
-    if (whole == V_PASS && mkdir(subdir, 0755) != 0) {
+    fmt(bindir, sizeof bindir, "%s/bin", scratch);
+    if (whole == V_PASS && (chmod(scratch, 0711) != 0 || mkdir(subdir, 0755) != 0 || mkdir(bindir, 0755) != 0 ||
+                            (o->uid && chown(bindir, o->uid, o->gid) != 0))) {
         whole = V_ERROR;
-        fmt(why, sizeof why, "grader could not make %s", subdir);
+        fmt(why, sizeof why, "grader could not set up %s: %s", scratch, strerror(errno));
     }
     for (int f = 0; whole == V_PASS && f < spec->nfiles; f++) {
         char from[4400], to[4600], reason[128];
-        fmt(from, sizeof from, "%s/%s/%s", o->submission, spec->lab, spec->files[f]);
+        fmt(from, sizeof from, "%s/%s/%s", submission, spec->lab, spec->files[f]);
         fmt(to, sizeof to, "%s/%s", subdir, spec->files[f]);
         if (copy_submitted(from, to, reason, sizeof reason) != 0) {
             whole = V_NOT_ATTEMPTED;
@@ -429,7 +539,7 @@ static void grade_lab(const options *o, const char *compiler, int cpu, const cha
         const char *base = strchr(spec->uses[u], '/') + 1;
         fmt(from, sizeof from, "%s/solutions/%s", o->kit, spec->uses[u]);
         if (access(from, R_OK) != 0)
-            fmt(from, sizeof from, "%s/%s", o->submission, spec->uses[u]);
+            fmt(from, sizeof from, "%s/%s", submission, spec->uses[u]);
         fmt(to, sizeof to, "%s/%s", subdir, base);
         if (copy_submitted(from, to, reason, sizeof reason) != 0) {
             whole = V_NOT_ATTEMPTED;
@@ -440,29 +550,44 @@ static void grade_lab(const options *o, const char *compiler, int cpu, const cha
         whole = V_COMPILE;
 
     char runner[4400];
-    fmt(runner, sizeof runner, "%s/runner", scratch);
-    check_env env = {runner, scratch, o->timeout_s, cpu};
+    fmt(runner, sizeof runner, "%s/runner", bindir);
+    check_env env = {runner, scratch, o->timeout_s, o->nproc, o->uid, o->gid, cpu};
     for (int t = 0; t < spec->ntasks; t++) {
-        task_result *r = &results[t];
+        task_result *r = &res->tasks[t];
         r->points = 0;
-        if (whole != V_PASS) {
-            r->v = whole;
-            fmt(r->detail, sizeof r->detail, "%s", why);
-            continue;
-        }
-        int tests = 0;
-        r->v = V_PASS;
-        for (int x = 0; x < spec->ntests && r->v == V_PASS; x++) {
+        r->v = whole;
+        fmt(r->detail, sizeof r->detail, "%s", why);
+        int tests = 0, timed_out = 0;
+        for (int x = 0; x < spec->ntests; x++) {
             const spec_test *test = &spec->tests[x];
+            test_result *tr = &res->tests[x];
             if (test->task != t)
                 continue;
+            memset(tr, 0, sizeof *tr);
+            if (whole != V_PASS) {
+                tr->v = whole;
+                fmt(tr->detail, sizeof tr->detail, "%s", why);
+                continue;
+            }
+            if (timed_out) {
+                tr->v = V_TIMEOUT;
+                tr->skipped = 1;
+                fmt(tr->detail, sizeof tr->detail, "not run: an earlier test of this task timed out");
+                continue;
+            }
             check_result c;
+            double start = kit_now_s();
             check_test(test, &env, &c);
+            tr->seconds = kit_now_s() - start;
+            tr->v = c.v;
+            fmt(tr->detail, sizeof tr->detail, "%s", c.detail);
             tests++;
-            r->v = c.v;
-            if (c.v != V_PASS)
+            timed_out = c.v == V_TIMEOUT;
+            if (c.v != V_PASS && r->v == V_PASS) { /* the task's line names its first failing test */
+                r->v = c.v;
                 fmt(r->detail, sizeof r->detail, "%s test %s: %s", test->hidden ? "hidden" : "public", test->name,
-                         c.detail);
+                    c.detail);
+            }
         }
         if (r->v == V_PASS) {
             r->points = spec->tasks[t].points;
@@ -473,12 +598,183 @@ static void grade_lab(const options *o, const char *compiler, int cpu, const cha
         nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* What stays the same for every submission of a run. */
+typedef struct grading {
+    const options *o;
+    const char *compiler;
+    int cpu;
+    const char *libkit;
+    char (*labs)[64]; /* the kit's lab folders */
+    int nlabs;
+} grading;
+
+/* Starts a report: the selected labs with their specs loaded, nothing graded yet. */
+static void load_labs(const grading *g, grade_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->mode = g->cpu ? "cpu" : "gpu";
+    for (int l = 0; l < g->nlabs && rep->nlabs < REPORT_MAX_LABS; l++) {
+        if (!lab_selected(g->o, g->labs[l]))
+            continue;
+        lab_result *lab = &rep->labs[rep->nlabs++];
+        if (load_spec(g->o->kit, g->labs[l], &lab->spec, lab->spec_error, sizeof lab->spec_error) != 0) {
+            fprintf(stderr, "grader: %s\n", lab->spec_error);
+            fmt(lab->spec.lab, sizeof lab->spec.lab, "%s", g->labs[l]);
+            continue;
+        }
+        lab->spec_ok = 1;
+    }
+}
+
+/* Grades every selected lab of the submission in folder `submission` (absolute) into rep. */
+static void grade_submission(const grading *g, const char *submission, const char *shown, grade_report *rep)
+{
+    double start = kit_now_s();
+    load_labs(g, rep);
+    fmt(rep->submission, sizeof rep->submission, "%s", shown);
+    for (int l = 0; l < rep->nlabs; l++)
+        if (rep->labs[l].spec_ok)
+            grade_lab(g->o, submission, g->compiler, g->cpu, g->libkit, &rep->labs[l]);
+    report_total(rep);
+    rep->seconds = kit_now_s() - start;
+}
+
+/* Prints a name with control characters shown as '?', so a folder name cannot drive the terminal. */
+static void print_name(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        fputc(*p < 0x20 || *p == 0x7F ? '?' : *p, f);
+}
+
+/*
+ * Batch mode: grades each subfolder of o->batch (sorted; dot-folders and
+ * links skipped) and saves the gradebook after every student, so an
+ * interruption loses at most the student being graded. Students already in
+ * the gradebook are skipped unless --force. Returns the exit status.
+ */
+static int run_batch(const grading *g)
+{
+    const options *o = g->o;
+    char err[4400] = "out of memory";
+    DIR *d = opendir(o->batch);
+    if (!d) {
+        fprintf(stderr, "grader: cannot read the batch folder %s: %s\n", o->batch, strerror(errno));
+        return 2;
+    }
+    char **names = NULL;
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[4400];
+        struct stat st;
+        fmt(path, sizeof path, "%s/%s", o->batch, e->d_name);
+        if (e->d_name[0] == '.' || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        char **grown = realloc(names, (size_t)(count + 1) * sizeof *names);
+        if (!grown || !(grown[count] = strdup(e->d_name))) {
+            fprintf(stderr, "grader: out of memory listing %s\n", o->batch);
+            closedir(d);
+            return 2;
+        }
+        names = grown;
+        count++;
+    }
+    closedir(d);
+    struct stat st;
+    if (o->reports && (stat(o->reports, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "grader: the --reports folder %s does not exist\n", o->reports);
+        return 2;
+    }
+    if (count == 0) {
+        fprintf(stderr, "grader: %s holds no submission folders\n", o->batch);
+        free(names);
+        return 2;
+    }
+    qsort(names, (size_t)count, sizeof *names, cmp_str);
+
+    static grade_report rep;
+    gradebook old, gb;
+    load_labs(g, &rep);
+    if (gradebook_init(&gb, &rep) != 0 || gradebook_load(o->gradebook, &old, err, sizeof err) != 0) {
+        fprintf(stderr, "grader: %s\n", err);
+        return 2;
+    }
+    if (old.ncols && !gradebook_same_columns(&old, &gb)) {
+        if (!o->force) {
+            fprintf(stderr, "grader: %s has other columns than this grading (other labs or tasks?); "
+                            "pass --force to start it afresh, or name another --gradebook\n", o->gradebook);
+            return 2;
+        }
+        fprintf(stderr, "grader: %s has other columns; --force starts it afresh\n", o->gradebook);
+    } else if (old.ncols) {
+        gradebook_free(&gb);
+        gb = old; /* resume: keep every row already there */
+        memset(&old, 0, sizeof old);
+    }
+    gradebook_free(&old);
+
+    int status = 0, graded = 0, skipped = 0;
+    for (int i = 0; i < count && status == 0; i++) {
+        char path[4400], abs[4096];
+        if (!o->force && gradebook_find(&gb, names[i]) >= 0) {
+            skipped++;
+            continue;
+        }
+        fmt(path, sizeof path, "%s/%s", o->batch, names[i]);
+        if (!realpath(path, abs)) {
+            fprintf(stderr, "grader: %s: %s\n", path, strerror(errno));
+            continue;
+        }
+        grade_submission(g, abs, names[i], &rep);
+        char report[4400];
+        fmt(report, sizeof report, "%s/%s.json", o->reports ? o->reports : "", names[i]);
+        if (o->reports && report_write_file(report, report_json, &rep) != 0) {
+            status = 2;
+            break;
+        }
+        if (gradebook_put(&gb, names[i], &rep) != 0 || gradebook_save(o->gradebook, &gb, err, sizeof err) != 0) {
+            fprintf(stderr, "grader: %s\n", err);
+            status = 2;
+            break;
+        }
+        graded++;
+        printf("  ");
+        print_name(stdout, names[i]);
+        printf(": %d/%d (%.1f%%) in %.1f s\n", rep.points, rep.max_points, report_percent(&rep), rep.seconds);
+    }
+    if (status == 0) {
+        printf("\nGraded %d submissions, skipped %d already in %s (--force regrades them).\n", graded, skipped,
+               o->gradebook);
+        gradebook_summary(stdout, &gb, 5);
+    }
+    for (int i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    gradebook_free(&gb);
+    return status;
+}
+
+/* Writes the per-submission files the options ask for; returns 0 or -1. */
+static int write_reports(const options *o, const grade_report *rep)
+{
+    int rc = 0;
+    if (o->tsv)
+        rc |= report_write_file(o->tsv, report_tsv, rep);
+    if (o->json)
+        rc |= report_write_file(o->json, report_json, rep);
+    if (o->gradescope)
+        rc |= report_write_file(o->gradescope, report_gradescope, rep);
+    if (o->junit)
+        rc |= report_write_file(o->junit, report_junit, rep);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     options o;
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep the table and stderr messages in order */
     if (parse_options(argc, argv, &o) != 0)
         return 2;
+    sb_kill_on_signal();
     char kit_abs[4096], sub_abs[4096];
     if (!realpath(o.kit, kit_abs)) {
         fprintf(stderr, "grader: kit folder %s: %s\n", o.kit, strerror(errno));
@@ -503,7 +799,7 @@ int main(int argc, char **argv)
         o.work = work_default;
     }
     struct stat st;
-    if (stat(o.submission, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(o.submission, sub_abs)) {
+    if (!o.batch && (stat(o.submission, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(o.submission, sub_abs))) {
         fprintf(stderr, "grader: submission folder %s does not exist\n", o.submission);
         return 2;
     }
@@ -518,8 +814,6 @@ int main(int argc, char **argv)
                 cpu ? "install g++ or pass --cxx PATH" : "install the CUDA Toolkit or pass --nvcc PATH");
         return 2;
     }
-    printf("Grading %s (runners built %s)\n", shown,
-           cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");
 
     char libkit_abs[4096], work_abs[4096];
     if (!realpath(cpu ? o.libkit_cpu : o.libkit, libkit_abs)) {
@@ -532,6 +826,17 @@ int main(int argc, char **argv)
         return 2;
     }
     o.work = work_abs;
+    /* As root, the compiler and the runners run as the sandbox user: it must reach the kit and the work folder. */
+    const char *reach[] = {o.work, o.kit, libkit_abs};
+    for (int r = 0; o.uid && r < 3; r++) {
+        char blocker[4096];
+        if (sandbox_can_reach(reach[r], blocker, sizeof blocker) != 0) {
+            fprintf(stderr, "grader: the sandbox user (%s) cannot use %s: others may not pass or read %s; chmod "
+                            "o+x (a folder) or o+r (a file), or move the kit (or --work) somewhere it can\n",
+                    o.sandbox_user, reach[r], blocker);
+            return 2;
+        }
+    }
 
     static char names[MAX_LABS][64];
     int nlabs = discover_labs(o.kit, names, MAX_LABS);
@@ -539,52 +844,28 @@ int main(int argc, char **argv)
         fprintf(stderr, "grader: no labs with a grading.spec under %s/labs\n", o.kit);
         return 2;
     }
-    FILE *tsv = o.tsv ? fopen(o.tsv, "w") : NULL;
-    if (o.tsv && !tsv) {
-        fprintf(stderr, "grader: cannot write %s: %s\n", o.tsv, strerror(errno));
-        return 2;
-    }
-
-    int total = 0, max_total = 0, graded = 0;
-    for (int l = 0; l < nlabs; l++) {
-        if (!lab_selected(&o, names[l]))
-            continue;
-        static spec_lab spec;
-        char err[512];
-        graded++;
-        if (load_spec(o.kit, names[l], &spec, err, sizeof err) != 0) {
-            fprintf(stderr, "grader: %s\n", err);
-            printf("\n== %s: spec error, not graded ==\n", names[l]);
-            continue;
-        }
-        task_result results[SPEC_MAX_TASKS];
-        grade_lab(&o, compiler, cpu, libkit_abs, &spec, results);
-        int lab_points = 0, lab_max = 0;
-        printf("\n== %s: %s ==\n", spec.lab, spec.title);
-        printf("  %-10s %7s  %s\n", "task", "points", "verdict");
-        for (int t = 0; t < spec.ntasks; t++) {
-            const task_result *r = &results[t];
-            lab_points += r->points;
-            lab_max += spec.tasks[t].points;
-            printf("  %-10s %3d/%-3d  %s\n", spec.tasks[t].name, r->points, spec.tasks[t].points, r->detail);
-            if (tsv)
-                fprintf(tsv, "%s\t%s\t%d\t%d\t%s\t%s\n", spec.lab, spec.tasks[t].name, r->points,
-                        spec.tasks[t].points, verdict_name(r->v), r->detail);
-        }
-        printf("  %-10s %3d/%-3d\n", "lab total", lab_points, lab_max);
-        total += lab_points;
-        max_total += lab_max;
-    }
-    if (tsv && fclose(tsv) != 0) {
-        fprintf(stderr, "grader: could not finish writing %s\n", o.tsv);
-        return 2;
-    }
-    if (graded == 0) {
+    int selected = 0;
+    for (int l = 0; l < nlabs; l++)
+        selected += lab_selected(&o, names[l]);
+    if (selected == 0) {
         fprintf(stderr, "grader: no lab matches the --lab selection\n");
         return 2;
     }
-    double percent = max_total ? 100.0 * total / max_total : 0.0;
-    printf("\nTOTAL %d/%d (%.1f%%)\n", total, max_total, percent);
+    grading g = {&o, compiler, cpu, libkit_abs, names, nlabs};
+    if (o.batch) {
+        printf("Grading every submission in %s into %s (runners built %s)\n", o.batch, o.gradebook,
+               cpu ? "for the kit's CPU emulation" : "for the GPU");
+        return run_batch(&g);
+    }
+
+    printf("Grading %s (runners built %s)\n", shown,
+           cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");
+    static grade_report rep;
+    grade_submission(&g, o.submission, shown, &rep);
+    report_table(stdout, &rep);
+    if (write_reports(&o, &rep) != 0)
+        return 2;
+    double percent = report_percent(&rep);
     if (o.expect >= 0 && percent + 1e-9 < o.expect) {
         fprintf(stderr, "grader: score %.1f%% is below the expected %.0f%%\n", percent, o.expect);
         return 1;

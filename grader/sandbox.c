@@ -1,10 +1,15 @@
 /* Runs an untrusted program in its own process group, with a wall-clock timeout and resource limits. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,8 +36,88 @@ static int redirect(int fd, const char *path, int flags)
     return 0;
 }
 
-/* In the child: set everything up, then exec. Only async-signal-safe work here. */
-static void child(char *const argv[], const sb_limits *lim, int errpipe)
+/* The process group of the child now running, for the signal handler; 0 when none runs. */
+static volatile sig_atomic_t running_group;
+
+static void on_signal(int sig)
+{
+    if (running_group > 0)
+        kill(-(pid_t)running_group, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void sb_kill_on_signal(void)
+{
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+}
+
+long sb_count_tasks(unsigned uid)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return -1;
+    long count = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[300], line[256];
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue; /* it ended meanwhile */
+        long real = -1, threads = 1;
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "Uid:", 4) == 0)
+                real = strtol(line + 4, NULL, 10);
+            else if (strncmp(line, "Threads:", 8) == 0)
+                threads = strtol(line + 8, NULL, 10);
+        }
+        fclose(f);
+        if (real == (long)uid)
+            count += threads;
+    }
+    closedir(d);
+    return count;
+}
+
+/* Kills and reaps every child process of ours (the run's leftovers, re-parented to us as subreaper). */
+static void sweep_children(void)
+{
+    char mine[32];
+    snprintf(mine, sizeof mine, "%d", (int)getpid());
+    for (int round = 0; round < 100000; round++) {
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+            return;
+        DIR *d = opendir("/proc");
+        for (struct dirent *e; d && (e = readdir(d));) {
+            if (e->d_name[0] < '0' || e->d_name[0] > '9')
+                continue;
+            char path[300], line[256];
+            snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+            FILE *f = fopen(path, "r");
+            while (f && fgets(line, sizeof line, f))
+                if (strncmp(line, "PPid:", 5) == 0) {
+                    if (strtol(line + 5, NULL, 10) == (long)getpid())
+                        kill((pid_t)atoi(e->d_name), SIGKILL);
+                    break;
+                }
+            if (f)
+                fclose(f);
+        }
+        if (d)
+            closedir(d);
+        struct timespec nap = {0, 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+}
+
+/* In the child: set everything up, then exec. Only async-signal-safe work here, but for the id changes. */
+static void child(char *const argv[], const sb_limits *lim, long nproc_limit, int errpipe)
 {
     static char *const empty_env[] = {NULL};
     setpgid(0, 0);
@@ -44,9 +129,22 @@ static void child(char *const argv[], const sb_limits *lim, int errpipe)
         set_limit(RLIMIT_CPU, (rlim_t)lim->cpu_s);
     if (lim->file_bytes > 0)
         set_limit(RLIMIT_FSIZE, (rlim_t)lim->file_bytes);
-    if (lim->nproc > 0)
-        set_limit(RLIMIT_NPROC, (rlim_t)lim->nproc);
+    if (nproc_limit > 0)
+        set_limit(RLIMIT_NPROC, (rlim_t)nproc_limit);
+    if (lim->no_network && geteuid() == 0)
+        (void)unshare(CLONE_NEWNET); /* best effort, see sb_limits */
+    if (lim->uid != 0 && geteuid() == 0) { /* root: become the sandbox user, or do not run at all */
+        if (setgroups(0, NULL) != 0 || setgid(lim->gid) != 0 || setuid(lim->uid) != 0)
+            goto fail;
+        if (setuid(0) == 0) { /* root must be gone for good */
+            errno = EPERM;
+            goto fail;
+        }
+    }
     signal(SIGPIPE, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     execve(argv[0], argv, lim->envp ? lim->envp : empty_env);
 fail:;
     int e = errno;
@@ -58,6 +156,13 @@ fail:;
 int sb_run(char *const argv[], const sb_limits *lim, sb_result *res)
 {
     int pipefd[2];
+    long nproc_limit = 0;
+    if (lim->nproc > 0) { /* RLIMIT_NPROC counts every process of the child's real user */
+        unsigned user = lim->uid != 0 && geteuid() == 0 ? lim->uid : (unsigned)getuid();
+        long now = sb_count_tasks(user);
+        nproc_limit = (now > 0 ? now : 0) + lim->nproc;
+    }
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         return -1;
     double start = kit_now_s();
@@ -68,8 +173,9 @@ int sb_run(char *const argv[], const sb_limits *lim, sb_result *res)
         return -1;
     }
     if (pid == 0)
-        child(argv, lim, pipefd[1]);
+        child(argv, lim, nproc_limit, pipefd[1]);
     setpgid(pid, pid); /* also here, so the group exists before we might kill it */
+    running_group = pid;
     close(pipefd[1]);
 
     int status = 0, timed_out = 0;
@@ -91,6 +197,8 @@ int sb_run(char *const argv[], const sb_limits *lim, sb_result *res)
         nanosleep(&nap, NULL);
     }
     kill(-pid, SIGKILL); /* whatever the child left behind in its group */
+    sweep_children();    /* and whatever left the group */
+    running_group = 0;
     res->seconds = kit_now_s() - start;
 
     int exec_errno = 0;

@@ -7,12 +7,21 @@ typedef struct sb_limits {
     double timeout_s;        /**< wall-clock limit; the whole process group is killed after it */
     long cpu_s;              /**< RLIMIT_CPU in seconds, 0 to leave it */
     long long file_bytes;    /**< RLIMIT_FSIZE: the largest file the child may write, 0 to leave it */
-    long nproc;              /**< RLIMIT_NPROC, 0 to leave it (root ignores this limit) */
+    long nproc;              /**< processes and threads the child may add to those its user already runs, 0 for
+                                  no limit; enforced by RLIMIT_NPROC, which counts per real user, so the
+                                  limit is set to that user's current count plus nproc. Root is exempt:
+                                  set uid as well when the grader runs as root */
     const char *cwd;         /**< working directory of the child, or NULL */
     const char *stdin_path;  /**< file for stdin, or NULL for /dev/null */
     const char *stdout_path; /**< file for stdout, or NULL for /dev/null */
     const char *stderr_path; /**< file for stderr, or NULL for /dev/null */
     char *const *envp;       /**< the child's whole environment (NULL for an empty one) */
+    unsigned uid, gid;       /**< when uid is not 0 and the grader runs as root, the child runs as this user
+                                  and group with no supplementary groups; if they cannot be set, the child
+                                  does not run (SB_ERROR). Ignored when the grader is not root */
+    int no_network;          /**< when the grader is root, the child gets a network namespace of its own
+                                  (a loopback device, down: no network). Best effort: where the kernel
+                                  refuses (a container without CAP_SYS_ADMIN), the child keeps the host's */
 } sb_limits;
 
 /** How the child ended. */
@@ -33,10 +42,26 @@ typedef struct sb_result {
 /**
  * Runs argv[0] (a path, not searched in PATH) with the given limits and waits
  * for it, killing its whole process group at the deadline and again once it
- * has ended, so no stray child lives on.
+ * has ended. The caller becomes a "child subreaper", so descendants that left
+ * the group (setsid) are re-parented to it; after the run every child process
+ * of the caller is killed and reaped, so no stray process lives on.
+ * @pre the caller has no other child processes (the grader runs one at a time)
  * @return 0 when @p res describes how the child ended, -1 if it could not be forked
  */
 int sb_run(char *const argv[], const sb_limits *lim, sb_result *res);
+
+/**
+ * Makes SIGINT, SIGTERM and SIGHUP kill the running child's process group
+ * before the caller dies of them, so interrupting the grader leaves no runner behind.
+ */
+void sb_kill_on_signal(void);
+
+/**
+ * Counts the processes and threads whose real user is @p uid (what
+ * RLIMIT_NPROC counts), by reading /proc.
+ * @return the count, or -1 when /proc cannot be read
+ */
+long sb_count_tasks(unsigned uid);
 
 /**
  * Describes a result in one line: "exit 0", "crash (signal 11, Segmentation fault)",

@@ -1482,7 +1482,8 @@ static void test_res_read_status(void)
     static const struct {
         uint32_t status;
         const char *note;
-    } ok[] = {{KIT_RES_NOT_IMPLEMENTED, "01-sequential-merge:merge"}, {KIT_RES_ERROR, "op 'sort' is not supported"}};
+    } ok[] = {{KIT_RES_NOT_IMPLEMENTED, "01-sequential-merge:merge"}, {KIT_RES_ERROR, "op 'sort' is not supported"},
+              {KIT_RES_FAILED, "the launch of 1 blocks of 32 threads (tile 4) failed"}};
     for (size_t i = 0; i < ARRAY_LEN(ok); i++) {
         kit_res h = make_res(ok[i].status, KIT_TYPE_I32, 0, 0, 0, 0, ok[i].note);
         unsigned char *bytes = res_bytes(&h, NULL, NULL, NULL, NULL, &len);
@@ -1494,11 +1495,11 @@ static void test_res_read_status(void)
                        got.status, got.note);
         free(bytes);
     }
-    kit_res h = make_res(3, KIT_TYPE_I32, 0, 0, 0, 0, "");
+    kit_res h = make_res(4, KIT_TYPE_I32, 0, 0, 0, 0, "");
     unsigned char *bytes = res_bytes(&h, NULL, NULL, NULL, NULL, &len);
     int rc = read_reply(bytes, len, &want, &got, err, sizeof err, &null);
     KIT_ASSERT_MSG(rc == -1 && strstr(err, "status"),
-                   "unknown status 3: expected -1 and a message on the status, got %d \"%s\"", rc, err);
+                   "unknown status 4: expected -1 and a message on the status, got %d \"%s\"", rc, err);
     free(bytes);
 
     /* A note that fills its field without a NUL comes back terminated. */
@@ -1524,7 +1525,7 @@ static void test_res_read_status_with_arrays(void)
     char err[128];
     int null;
     size_t len;
-    static const uint32_t statuses[] = {KIT_RES_NOT_IMPLEMENTED, KIT_RES_ERROR};
+    static const uint32_t statuses[] = {KIT_RES_NOT_IMPLEMENTED, KIT_RES_ERROR, KIT_RES_FAILED};
     for (size_t i = 0; i < ARRAY_LEN(statuses); i++) {
         kit_res h = make_res(statuses[i], KIT_TYPE_I32, 2, 0, 0, 0, "with arrays");
         unsigned char *bytes = res_bytes(&h, C0, NULL, NULL, NULL, &len);
@@ -1580,6 +1581,15 @@ static int serve_refuse(const kit_req *req, void *A, void *B, const int64_t *Q, 
     handler_calls++;
     snprintf(out->error, sizeof out->error, "op '%s' is not supported", req->op);
     return -1;
+}
+
+/* A handler whose (pretend) kernel failed at run time. */
+static int serve_fail(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+{
+    (void)req, (void)A, (void)B, (void)Q;
+    handler_calls++;
+    snprintf(out->error, sizeof out->error, "the launch failed: deadlock");
+    return -2;
 }
 
 /*
@@ -1685,6 +1695,15 @@ static void test_serve_not_implemented_and_error(void)
         rc == 0 && read_rc == 0 && got.status == KIT_RES_ERROR && strcmp(got.note, "op 'merge' is not supported") == 0,
         "refusing handler: expected ERROR with note \"op 'merge' is not supported\", got status %u note \"%s\"",
         got.status, got.note);
+    free(C);
+    free(A);
+    free(B);
+    free(R);
+    rc = serve_once(bytes, len, serve_fail, &want, &got, &C, &A, &B, &R, &read_rc);
+    KIT_ASSERT_MSG(rc == 0 && read_rc == 0 && got.status == KIT_RES_FAILED &&
+                       strcmp(got.note, "the launch failed: deadlock") == 0 && !C && !A && !B && !R,
+                   "failing handler: expected FAILED with its note and no arrays, got status %u note \"%s\"",
+                   got.status, got.note);
     free(C);
     free(A);
     free(B);

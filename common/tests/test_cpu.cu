@@ -5,6 +5,7 @@
 #include "bank_micro.cuh"
 #include "kit_bank.h"
 #include "kit_cuda.h"
+#include "kit_merge_run.cuh"
 #include "kit_test.h"
 
 /* ---- indices ---------------------------------------------------------------- */
@@ -328,6 +329,64 @@ static void test_trace_rules(void)
     KIT_ASSERT_MSG(kit_cpu_trace_stop(&acc) == 0 && acc == NULL, "a stopped trace still held accesses");
 }
 
+/* ---- the merge harness's canaries (kit_merge_run_guarded) ---------------------------- */
+
+/* Writes C[t] = 10 * t; with mode bit 1 also C[-1], with bit 2 also C[m + n]: out-of-bounds writes. */
+__global__ void scribble(int total, int *C, int mode)
+{
+    int t = (int)threadIdx.x;
+    if (t < total)
+        C[t] = 10 * t;
+    if (t == 0 && (mode & 1))
+        C[-1] = 7;
+    if (t == 0 && (mode & 2))
+        C[total] = 7;
+}
+
+/* The launcher of a pretend lab: the tile carries the mode. */
+static void launch_scribble(kit_type t, const void *d_A, int m, const void *d_B, int n, void *d_C, kit_merge_cfg cfg)
+{
+    (void)t, (void)d_A, (void)d_B;
+    KIT_LAUNCH(scribble, 1, 64, 0, m + n, (int *)d_C, cfg.tile);
+}
+
+static const kit_merge_lab SCRIBBLE = {"00-test:scribble", "writes C and, on request, past its ends", launch_scribble};
+
+/* Index of the first byte of p[0..bytes) that is not `value`, or -1. */
+static long first_other(const unsigned char *p, size_t bytes, unsigned char value)
+{
+    for (size_t b = 0; b < bytes; b++)
+        if (p[b] != value)
+            return (long)b;
+    return -1;
+}
+
+static void test_merge_canaries(void)
+{
+    enum { M = 3, N = 2, G = KIT_GUARD_ELEMS };
+    int A[M] = {1, 2, 3}, B[N] = {4, 5}, C[M + N + 2 * G];
+    char msg[200];
+    for (int mode = 0; mode < 4; mode++) {
+        memset(C, 0, sizeof C);
+        kit_merge_cfg cfg = {1, 64, mode};
+        int rc = kit_merge_run_guarded(&SCRIBBLE, KIT_TYPE_I32, A, M, B, N, C, G, cfg, msg, sizeof msg);
+        KIT_ASSERT_MSG(rc == 0, "mode %d: the run failed (%d): %s", mode, rc, msg);
+        const unsigned char *before = (const unsigned char *)C, *after = (const unsigned char *)(C + G + M + N);
+        long b = first_other(before, G * sizeof(int), KIT_GUARD_BYTE), a = first_other(after, G * sizeof(int), KIT_GUARD_BYTE);
+        /* the canary nearest to C is the one that changes: the last one before it, the first one after it */
+        KIT_ASSERT_MSG((mode & 1) ? b == (long)((G - 1) * sizeof(int)) : b == -1, "mode %d: the guard before C changed at byte %ld",
+                       mode, b);
+        KIT_ASSERT_MSG((mode & 2) ? a == 0 : a == -1, "mode %d: the guard after C changed at byte %ld", mode, a);
+        for (int x = 0; x < M + N; x++)
+            KIT_ASSERT_MSG(C[G + x] == 10 * x, "mode %d: C[%d] is %d, expected %d", mode, x, C[G + x], 10 * x);
+    }
+    /* without canaries, the same run through kit_merge_run */
+    kit_merge_cfg cfg = {1, 64, 0};
+    KIT_ASSERT_MSG(kit_merge_run(&SCRIBBLE, KIT_TYPE_I32, A, M, B, N, C, cfg, msg, sizeof msg) == 0 && C[4] == 40 &&
+                       A[0] == 1 && B[1] == 5,
+                   "kit_merge_run: %s, C[4] = %d", msg, C[4]);
+}
+
 static void register_tests(void)
 {
     CU_pSuite run = kit_test_suite("CPU emulation: running kernels");
@@ -344,6 +403,8 @@ static void register_tests(void)
     kit_test_add(trace, "broadcast and two words per bank", test_trace_words);
     kit_test_add(trace, "8-byte loads in half-warp phases", test_trace_8byte);
     kit_test_add(trace, "what is recorded, with which ordinal", test_trace_rules);
+    CU_pSuite harness = kit_test_suite("merge harness");
+    kit_test_add(harness, "canaries around C show writes past either end", test_merge_canaries);
 }
 
 int main(void)

@@ -1,13 +1,18 @@
-/* Tests of the grader's parts: the spec parser, the sandbox and the verdict names. */
+/* Tests of the grader's parts: the spec parser, the sandbox, the verdict names and the report formats. */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "batch.h"
 #include "kit_test.h"
+#include "report.h"
 #include "sandbox.h"
 #include "spec.h"
 
@@ -239,6 +244,133 @@ static void test_sandbox_empty_env_and_bad_path(void)
     KIT_ASSERT_MSG(r.kind == SB_ERROR, "a missing program gave kind %d", r.kind);
 }
 
+static int no_network; /* run_limited's sb_limits.no_network */
+
+/* Runs a shell script in the sandbox as `uid` (0: as we are) with an nproc limit; returns stdout's text (static). */
+static const char *run_limited(const char *script, unsigned uid, long nproc, double timeout, sb_result *r)
+{
+    static char text[8192];
+    char out[] = "/tmp/kit-sb-np-XXXXXX";
+    int fd = mkstemp(out);
+    close(fd);
+    char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)script, NULL};
+    char *envp[] = {(char *)"PATH=/usr/bin:/bin", NULL};
+    sb_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.timeout_s = timeout;
+    lim.cpu_s = 30;
+    lim.nproc = nproc;
+    lim.no_network = no_network;
+    lim.uid = uid;
+    lim.gid = uid;
+    lim.stdout_path = out;
+    lim.envp = envp;
+    memset(r, 0, sizeof *r);
+    KIT_ASSERT_MSG(sb_run(argv, &lim, r) == 0, "sb_run could not fork");
+    FILE *f = fopen(out, "r");
+    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[got] = '\0';
+    if (f)
+        fclose(f);
+    remove(out);
+    return text;
+}
+
+static int count_lines(const char *text, const char *line)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, line)); p += strlen(line))
+        n++;
+    return n;
+}
+
+/* The sandbox user when we are root (nobody), else 0: the limits must hold either way. */
+static unsigned sandbox_uid(void)
+{
+    return geteuid() == 0 ? 65534 : 0;
+}
+
+static void test_sandbox_nproc(void)
+{
+    KIT_ASSERT_MSG(sb_count_tasks((unsigned)getuid()) >= 1, "sb_count_tasks finds not even this process");
+    sb_result r;
+    /* 40 children that each print a line and wait: with room for 8 more processes, most cannot start */
+    const char *text = run_limited("for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 "
+                                   "27 28 29 30 31 32 33 34 35 36 37 38 39 40; do (echo started; sleep 2) & done; "
+                                   "wait",
+                                   sandbox_uid(), 8, 10, &r);
+    int started = count_lines(text, "started");
+    KIT_ASSERT_MSG(started >= 1 && started <= 8, "%d of 40 children started under a limit of 8", started);
+    /* without the limit all of them start (so the limit, not something else, stopped them) */
+    text = run_limited("for i in 1 2 3 4 5 6 7 8 9 10 11 12; do (echo started; sleep 1) & done; wait", sandbox_uid(),
+                       0, 10, &r);
+    KIT_ASSERT_MSG(count_lines(text, "started") == 12, "without a limit %d of 12 children started",
+                   count_lines(text, "started"));
+}
+
+static void test_sandbox_escaped_children_killed(void)
+{
+    char marker[] = "/tmp/kit-sb-esc-XXXXXX";
+    int fd = mkstemp(marker);
+    close(fd);
+    chmod(marker, 0666); /* so the sandbox user could write it, were it still alive */
+    char script[512];
+    /* a grandchild leaves the process group (setsid) and would write the marker after the run */
+    snprintf(script, sizeof script, "setsid sh -c 'sleep 2; echo escaped > %s' & exit 0", marker);
+    sb_result r;
+    run_limited(script, sandbox_uid(), 16, 5, &r);
+    KIT_ASSERT_MSG(r.kind == SB_EXITED && r.code == 0, "the script ended with kind %d code %d", r.kind, r.code);
+    sleep(3);
+    FILE *f = fopen(marker, "r");
+    char text[32] = "";
+    if (f && !fgets(text, sizeof text, f))
+        text[0] = '\0';
+    if (f)
+        fclose(f);
+    remove(marker);
+    KIT_ASSERT_MSG(text[0] == '\0', "a process that left the group outlived the run and wrote '%s'", text);
+}
+
+/* Root only: the child runs as nobody, cannot read root's files nor write into root's folders. */
+static void test_sandbox_drops_root(void)
+{
+    sb_result r;
+    const char *text = run_limited("id -u; id -G; cat /etc/shadow >/dev/null 2>&1 && echo read-shadow; "
+                                   "touch /root/kit-sandbox-probe 2>/dev/null && echo wrote-root; exit 0",
+                                   65534, 16, 5, &r);
+    KIT_ASSERT_MSG(r.kind == SB_EXITED && strncmp(text, "65534\n", 6) == 0, "the child ran as [%s]", text);
+    KIT_ASSERT_MSG(strstr(text, "\n0") == NULL && strstr(text, " 0\n") == NULL, "the child kept group 0: [%s]", text);
+    KIT_ASSERT_MSG(strstr(text, "read-shadow") == NULL, "the child read /etc/shadow");
+    KIT_ASSERT_MSG(strstr(text, "wrote-root") == NULL, "the child wrote into /root");
+    remove("/root/kit-sandbox-probe");
+}
+
+/* Root only: with no_network the child sees a loopback device at most; without it, the host's devices. */
+static void test_sandbox_no_network(void)
+{
+    sb_result r;
+    const char *script = "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | grep -vx lo | wc -l";
+    no_network = 0;
+    int host = atoi(run_limited(script, 65534, 16, 5, &r));
+    no_network = 1;
+    int inside = atoi(run_limited(script, 65534, 16, 5, &r));
+    no_network = 0;
+    pid_t probe = fork(); /* can this kernel give us a network namespace at all? */
+    if (probe == 0)
+        _exit(unshare(CLONE_NEWNET) == 0 ? 0 : 1);
+    int status = 1;
+    waitpid(probe, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) != 0) { /* best effort: the child runs, with the host's devices */
+        fprintf(stderr, "(no network namespaces here: the sandbox keeps the host's network)\n");
+        KIT_ASSERT_MSG(inside == host, "without namespaces the child saw %d devices, the host %d", inside, host);
+        return;
+    }
+    KIT_ASSERT_MSG(inside == 0, "with no_network the child sees %d network devices besides lo", inside);
+    if (host == 0)
+        fprintf(stderr, "(this machine has no network device besides lo, so the contrast proves little)\n");
+    KIT_ASSERT_MSG(r.kind == SB_EXITED && r.code == 0, "the probe ended with kind %d code %d", r.kind, r.code);
+}
+
 static void test_verdict_names(void)
 {
     const char *want[] = {"pass", "wrong", "timeout", "crash", "compile", "not-attempted", "error"};
@@ -246,6 +378,474 @@ static void test_verdict_names(void)
         KIT_ASSERT_MSG(strcmp(verdict_name((verdict)v), want[v]) == 0, "verdict %d is named %s", v,
                        verdict_name((verdict)v));
     CU_ASSERT_STRING_EQUAL(verdict_name((verdict)99), "error");
+}
+
+/* ---- report formats ---------------------------------------------------------- */
+
+/* Runs a writer into a memory buffer; the caller frees the result. */
+static char *capture(void (*writer)(FILE *, const char *), const char *arg)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    writer(f, arg);
+    fclose(f);
+    return buf;
+}
+
+static void expect_escape(void (*writer)(FILE *, const char *), const char *in, const char *want, const char *what)
+{
+    char *got = capture(writer, in);
+    KIT_ASSERT_MSG(strcmp(got, want) == 0, "%s of [%s] gave [%s], expected [%s]", what, in, got, want);
+    free(got);
+}
+
+static void test_json_escaping(void)
+{
+    expect_escape(report_json_string, "plain text", "plain text", "JSON");
+    expect_escape(report_json_string, "say \"PASS\" \\o/", "say \\\"PASS\\\" \\\\o/", "JSON");
+    expect_escape(report_json_string, "a\nb\tc\rd\x01" "e\x1f\x7f", "a\\nb\\tc\\u000dd\\u0001e\\u001f\\u007f", "JSON");
+    expect_escape(report_json_string, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+                  "JSON (valid UTF-8 is kept)");
+    /* a stray byte, an overlong '/', a surrogate, a code point past U+10FFFF, a sequence cut short */
+    expect_escape(report_json_string, "\xff|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xe2\x82",
+                  "\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
+                  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd",
+                  "JSON (invalid UTF-8 becomes U+FFFD)");
+    expect_escape(report_json_string, "", "", "JSON");
+}
+
+static void test_xml_escaping(void)
+{
+    expect_escape(report_xml_text, "plain", "plain", "XML");
+    expect_escape(report_xml_text, "</failure><x a='1' b=\"2\">&amp;]]>",
+                  "&lt;/failure&gt;&lt;x a=&apos;1&apos; b=&quot;2&quot;&gt;&amp;amp;]]&gt;", "XML");
+    expect_escape(report_xml_text, "a\tb\nc\rd\x01\x1b[31m", "a&#9;b&#10;c&#13;d\xef\xbf\xbd\xef\xbf\xbd[31m", "XML");
+    expect_escape(report_xml_text, "\xef\xbf\xbf \xc3\xa9 \xfe", "\xef\xbf\xbd \xc3\xa9 \xef\xbf\xbd",
+                  "XML (U+FFFF and invalid UTF-8 become U+FFFD)");
+}
+
+static void test_csv_fields(void)
+{
+    expect_escape(report_csv_field, "alice", "alice", "CSV");
+    expect_escape(report_csv_field, "smith, john", "\"smith, john\"", "CSV");
+    expect_escape(report_csv_field, "say \"hi\"", "\"say \"\"hi\"\"\"", "CSV");
+    expect_escape(report_csv_field, "two\nlines", "\"two\nlines\"", "CSV");
+    expect_escape(report_csv_field, "=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\"", "CSV (formula defused)");
+    expect_escape(report_csv_field, "-1+2", "\"'-1+2\"", "CSV (formula defused)");
+    expect_escape(report_csv_field, "@sum", "\"'@sum\"", "CSV (formula defused)");
+    expect_escape(report_csv_field, "", "", "CSV");
+}
+
+/*
+ * A small JSON checker for the tests: accepts exactly one JSON value (RFC 8259)
+ * with nothing after it. Returns NULL when valid, else where it stopped.
+ */
+static const char *json_value(const char *p);
+static const char *json_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+        p++;
+    return p;
+}
+static const char *json_str(const char *p)
+{
+    if (*p++ != '"')
+        return NULL;
+    for (; *p != '"'; p++) {
+        if ((unsigned char)*p < 0x20)
+            return NULL;
+        if (*p == '\\') {
+            p++;
+            if (*p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i])
+                        return NULL;
+                p += 4;
+            } else if (!*p || !strchr("\"\\/bfnrt", *p))
+                return NULL;
+        }
+    }
+    return p + 1;
+}
+static const char *json_value(const char *p)
+{
+    p = json_ws(p);
+    if (*p == '"')
+        return json_str(p);
+    if (*p == '{' || *p == '[') {
+        char close = *p == '{' ? '}' : ']';
+        p = json_ws(p + 1);
+        if (*p == close)
+            return p + 1;
+        for (;;) {
+            if (close == '}') {
+                if (!(p = json_str(json_ws(p))))
+                    return NULL;
+                p = json_ws(p);
+                if (*p++ != ':')
+                    return NULL;
+            }
+            if (!(p = json_value(p)))
+                return NULL;
+            p = json_ws(p);
+            if (*p == close)
+                return p + 1;
+            if (*p++ != ',')
+                return NULL;
+        }
+    }
+    if (strncmp(p, "true", 4) == 0 || strncmp(p, "null", 4) == 0)
+        return p + 4;
+    if (strncmp(p, "false", 5) == 0)
+        return p + 5;
+    char *end;
+    strtod(p, &end);
+    return end == p ? NULL : end;
+}
+static int json_valid(const char *text)
+{
+    const char *end = json_value(text);
+    return end && *json_ws(end) == '\0';
+}
+
+/* Is every byte of s part of valid UTF-8, with no control character but tab and newline? */
+static int clean_utf8(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 && *p != '\n' && *p != '\t')
+            return 0;
+        if (*p >= 0x80) {
+            int len = *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC2 ? 2 : 0;
+            if (len == 0)
+                return 0;
+            for (int i = 1; i < len; i++)
+                if ((p[i] & 0xC0) != 0x80)
+                    return 0;
+            p += len - 1;
+        }
+    }
+    return 1;
+}
+
+static const char *NASTY = "\"PASS\"\n</failure><x>]]>&\\ \x01\x1b[2J \xff\xfe caf\xc3\xa9";
+
+/* A report with one lab: task merge (2 public tests and a hidden one), task stable (1 public test). */
+static grade_report rep;
+static void fill_report(void)
+{
+    char err[256];
+    memset(&rep, 0, sizeof rep);
+    snprintf(rep.submission, sizeof rep.submission, "students/%s", NASTY);
+    rep.mode = "cpu";
+    rep.nlabs = 2;
+    lab_result *lab = &rep.labs[0];
+    FILE *f = tmpfile();
+    fputs("lab 01-x\ntitle T\nfile x.cuh\ntask merge 6 the merge\ntask stable 4 stability\n"
+          "test merge public p1 op=merge\ntest merge public p2 op=merge\ntest stable public s1 op=merge\n",
+          f);
+    rewind(f);
+    KIT_ASSERT_MSG(spec_parse(f, "t.spec", 0, &lab->spec, err, sizeof err) == 0, "spec: %s", err);
+    fclose(f);
+    f = tmpfile();
+    fputs("lab 01-x\ntest merge hidden h1 op=merge\n", f);
+    rewind(f);
+    KIT_ASSERT_MSG(spec_parse(f, "h.spec", 1, &lab->spec, err, sizeof err) == 0, "hidden spec: %s", err);
+    fclose(f);
+    lab->spec_ok = 1;
+    lab->tasks[0].v = V_PASS;
+    lab->tasks[0].points = 6;
+    snprintf(lab->tasks[0].detail, sizeof lab->tasks[0].detail, "pass (3 tests)");
+    lab->tasks[1].v = V_WRONG;
+    snprintf(lab->tasks[1].detail, sizeof lab->tasks[1].detail, "public test s1: %s", NASTY);
+    for (int x = 0; x < 4; x++) { /* spec order: p1, p2, s1, then the hidden h1 */
+        lab->tests[x].v = V_PASS;
+        lab->tests[x].seconds = 0.25;
+        snprintf(lab->tests[x].detail, sizeof lab->tests[x].detail, "pass");
+    }
+    lab->tests[2].v = V_WRONG;
+    snprintf(lab->tests[2].detail, sizeof lab->tests[2].detail, "%s", NASTY);
+    lab_result *bad = &rep.labs[1];
+    snprintf(bad->spec.lab, sizeof bad->spec.lab, "02-y");
+    snprintf(bad->spec_error, sizeof bad->spec_error, "labs/02-y/grading.spec:3: unknown directive <%s>", NASTY);
+    report_total(&rep);
+}
+
+static char *write_report(void (*writer)(FILE *, const grade_report *))
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    writer(f, &rep);
+    fclose(f);
+    return buf;
+}
+
+static void test_report_totals(void)
+{
+    fill_report();
+    KIT_ASSERT_MSG(rep.points == 6 && rep.max_points == 10, "total %d/%d, expected 6/10", rep.points, rep.max_points);
+    KIT_ASSERT_MSG(rep.labs[0].points == 6 && rep.labs[1].max_points == 0, "lab totals %d and %d",
+                   rep.labs[0].points, rep.labs[1].max_points);
+    KIT_ASSERT_MSG(report_percent(&rep) == 60.0, "percent %.2f", report_percent(&rep));
+    grade_report empty;
+    memset(&empty, 0, sizeof empty);
+    KIT_ASSERT_MSG(report_percent(&empty) == 0.0, "an empty report scores %.2f", report_percent(&empty));
+}
+
+static void test_report_json(void)
+{
+    fill_report();
+    char *json = write_report(report_json);
+    KIT_ASSERT_MSG(json_valid(json), "report_json wrote invalid JSON:\n%s", json);
+    KIT_ASSERT_MSG(clean_utf8(json), "report_json wrote invalid UTF-8 or control bytes");
+    KIT_ASSERT_MSG(strstr(json, "\"score\": 6,\n  \"max_score\": 10") != NULL, "no total in:\n%s", json);
+    KIT_ASSERT_MSG(strstr(json, "\"test\": \"h1\", \"visibility\": \"hidden\"") != NULL, "h1 not hidden:\n%s", json);
+    KIT_ASSERT_MSG(strstr(json, "\"test\": \"p1\", \"visibility\": \"public\"") != NULL, "p1 not public:\n%s", json);
+    KIT_ASSERT_MSG(strstr(json, "\\\"PASS\\\"\\n</failure>") != NULL, "the nasty detail is not escaped:\n%s", json);
+    KIT_ASSERT_MSG(strstr(json, "\"spec_error\"") != NULL, "the broken lab is missing:\n%s", json);
+    free(json);
+}
+
+static void test_report_gradescope(void)
+{
+    fill_report();
+    char *gs = write_report(report_gradescope);
+    KIT_ASSERT_MSG(json_valid(gs), "report_gradescope wrote invalid JSON:\n%s", gs);
+    KIT_ASSERT_MSG(clean_utf8(gs), "report_gradescope wrote invalid UTF-8 or control bytes");
+    /* the hidden test and the task that has it are after_due_date; the rest is visible */
+    KIT_ASSERT_MSG(strstr(gs, "test merge/h1 (hidden)\", \"score\": 0, \"max_score\": 0, \"status\": \"passed\", "
+                              "\"output\": \"pass\", \"visibility\": \"after_due_date\"") != NULL,
+                   "hidden test h1 not after_due_date:\n%s", gs);
+    KIT_ASSERT_MSG(strstr(gs, "task merge: the merge\", \"score\": 6, \"max_score\": 6, \"status\": \"passed\", "
+                              "\"output\": \"pass (3 tests)\", \"visibility\": \"after_due_date\"") != NULL,
+                   "task merge (with a hidden test) not after_due_date:\n%s", gs);
+    KIT_ASSERT_MSG(strstr(gs, "task stable: stability\", \"score\": 0, \"max_score\": 4, \"status\": \"failed\"") &&
+                       strstr(gs, "\\n</failure><x>]]>&\\\\ \\u0001\\u001b[2J \xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9\", "
+                                  "\"visibility\": \"visible\"}"),
+                   "task stable (public only) wrong or not visible:\n%s", gs);
+    KIT_ASSERT_MSG(strstr(gs, "test merge/p1\", \"score\": 0, \"max_score\": 0, \"status\": \"passed\", "
+                              "\"output\": \"pass\", \"visibility\": \"visible\"") != NULL,
+                   "public test p1 not visible:\n%s", gs);
+    KIT_ASSERT_MSG(strstr(gs, "02-y: not graded") != NULL, "the broken lab is missing:\n%s", gs);
+    free(gs);
+}
+
+static void test_report_junit(void)
+{
+    fill_report();
+    char *xml = write_report(report_junit);
+    KIT_ASSERT_MSG(clean_utf8(xml), "report_junit wrote invalid UTF-8 or control bytes");
+    KIT_ASSERT_MSG(strncmp(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites ", 50) == 0, "header:\n%s",
+                   xml);
+    KIT_ASSERT_MSG(strstr(xml, "tests=\"5\" failures=\"1\" errors=\"1\" skipped=\"0\"") != NULL,
+                   "wrong totals:\n%s", xml);
+    KIT_ASSERT_MSG(strstr(xml, "<testcase classname=\"01-x.merge\" name=\"h1\" time=\"0.250\"/>") != NULL,
+                   "no passing h1:\n%s", xml);
+    KIT_ASSERT_MSG(strstr(xml, "<failure type=\"wrong\" message=\"&quot;PASS&quot;&#10;&lt;/failure&gt;&lt;x&gt;]]&gt;"
+                               "&amp;\\ \xef\xbf\xbd\xef\xbf\xbd[2J") != NULL,
+                   "the nasty failure is not escaped:\n%s", xml);
+    /* nothing of the nasty text may appear raw */
+    KIT_ASSERT_MSG(strstr(xml, "</failure><x>") == NULL && strstr(xml, "]]>") == NULL, "raw markup leaked:\n%s", xml);
+    KIT_ASSERT_MSG(strstr(xml, "<error type=\"spec\"") != NULL, "the broken lab is no error:\n%s", xml);
+    /* 5 testcases: 3 passing ones close themselves, the failing one and the spec error have end tags */
+    int open = 0, closed = 0;
+    for (const char *p = xml; (p = strstr(p, "<testcase")); p++)
+        open++;
+    for (const char *p = xml; (p = strstr(p, "</testcase>")); p++)
+        closed++;
+    KIT_ASSERT_MSG(open == 5 && closed == 2, "%d testcases opened, %d closed with an end tag", open, closed);
+    KIT_ASSERT_MSG(strstr(xml, "</testsuite>\n</testsuites>\n") != NULL, "the document is not closed:\n%s", xml);
+    free(xml);
+}
+
+static void test_report_table_and_tsv(void)
+{
+    fill_report();
+    char *table = write_report(report_table);
+    KIT_ASSERT_MSG(strstr(table, "  merge        6/6    pass (3 tests)\n") && strstr(table, "TOTAL 6/10 (60.0%)\n") &&
+                       strstr(table, "== 02-y: spec error, not graded =="),
+                   "table:\n%s", table);
+    free(table);
+    char *tsv = write_report(report_tsv);
+    KIT_ASSERT_MSG(strncmp(tsv, "01-x\tmerge\t6\t6\tpass\tpass (3 tests)\n01-x\tstable\t0\t4\twrong\tpublic test s1: "
+                                "\"PASS\" </failure>", 70) == 0,
+                   "tsv:\n%s", tsv);
+    int lines = 0;
+    for (const char *p = tsv; *p; p++)
+        lines += *p == '\n';
+    KIT_ASSERT_MSG(lines == 2, "the TSV has %d lines, expected 2 (line breaks in a detail must not split it)", lines);
+    free(tsv);
+}
+
+static void test_report_write_file(void)
+{
+    fill_report();
+    char dir[] = "/tmp/kit-report-XXXXXX", path[256];
+    KIT_ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp failed");
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    KIT_ASSERT_MSG(report_write_file(path, report_json, &rep) == 0, "report_write_file failed");
+    FILE *f = fopen(path, "r");
+    char text[65536];
+    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[got] = '\0';
+    if (f)
+        fclose(f);
+    KIT_ASSERT_MSG(got > 0 && json_valid(text), "the file holds no valid JSON (%zu bytes)", got);
+    remove(path);
+    KIT_ASSERT_MSG(rmdir(dir) == 0, "a temporary file was left in %s", dir);
+    KIT_ASSERT_MSG(report_write_file("/no/such/dir/out.json", report_json, &rep) == -1,
+                   "writing into a missing folder did not fail");
+}
+
+/* The kit's own specs: every test of grader/hidden/NN.spec is hidden, every test of the lab's spec public. */
+static void test_hidden_specs_marked(void)
+{
+    const char *labs[] = {"01-sequential-merge", "02-co-rank"};
+    for (int l = 0; l < 2; l++) {
+        char path[256], err[256];
+        memset(&lab, 0, sizeof lab);
+        snprintf(path, sizeof path, "labs/%s/grading.spec", labs[l]);
+        FILE *f = fopen(path, "r");
+        KIT_ASSERT_MSG(f && spec_parse(f, path, 0, &lab, err, sizeof err) == 0, "%s: %s", path, f ? err : "missing");
+        if (f)
+            fclose(f);
+        int public_tests = lab.ntests;
+        snprintf(path, sizeof path, "grader/hidden/%s.spec", labs[l]);
+        f = fopen(path, "r");
+        KIT_ASSERT_MSG(f && spec_parse(f, path, 1, &lab, err, sizeof err) == 0, "%s: %s", path, f ? err : "missing");
+        if (f)
+            fclose(f);
+        KIT_ASSERT_MSG(lab.ntests > public_tests, "%s adds no hidden tests", path);
+        for (int x = 0; x < lab.ntests; x++)
+            KIT_ASSERT_MSG(lab.tests[x].hidden == (x >= public_tests), "%s test %s: hidden is %d", labs[l],
+                           lab.tests[x].name, lab.tests[x].hidden);
+    }
+}
+
+/* ---- the gradebook ------------------------------------------------------------ */
+
+/* Reads every record of text; returns how many, fields of record `want` in out (caller frees). */
+static int read_records(const char *text, int want, char ***out, int *nout)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    char **fields;
+    int n, count = 0, rc;
+    *out = NULL;
+    *nout = 0;
+    while ((rc = gradebook_read_record(f, &fields, &n)) == 1) {
+        if (count++ == want) {
+            *out = fields;
+            *nout = n;
+        } else
+            gradebook_free_fields(fields, n);
+    }
+    fclose(f);
+    return rc < 0 ? -1 : count;
+}
+
+static void test_csv_records(void)
+{
+    char **fields;
+    int n;
+    int count = read_records("a,b,c\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\nlast,,\n", 1, &fields, &n);
+    KIT_ASSERT_MSG(count == 3 && n == 3, "read %d records, the second with %d fields", count, n);
+    if (n == 3) {
+        CU_ASSERT_STRING_EQUAL(fields[0], "x, y");
+        CU_ASSERT_STRING_EQUAL(fields[1], "say \"hi\"");
+        CU_ASSERT_STRING_EQUAL(fields[2], "two\nlines");
+    }
+    gradebook_free_fields(fields, n);
+    count = read_records("a,b,c\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\nlast,,\n", 2, &fields, &n);
+    KIT_ASSERT_MSG(n == 3 && strcmp(fields[0], "last") == 0 && fields[1][0] == '\0' && fields[2][0] == '\0',
+                   "the record with empty fields came back with %d fields", n);
+    gradebook_free_fields(fields, n);
+    /* a field written by report_csv_field comes back as it was, formulas included */
+    const char *names[] = {"=HYPERLINK(\"x\")", "-1", "a,b", "'=kept", "plain"};
+    for (int i = 0; i < 5; i++) {
+        char *text = capture(report_csv_field, names[i]);
+        char line[256];
+        snprintf(line, sizeof line, "%s\n", text);
+        free(text);
+        count = read_records(line, 0, &fields, &n);
+        KIT_ASSERT_MSG(count == 1 && n == 1 && strcmp(fields[0], names[i]) == 0, "[%s] came back as [%s]", names[i],
+                       n ? fields[0] : "(nothing)");
+        gradebook_free_fields(fields, n);
+    }
+    KIT_ASSERT_MSG(read_records("\"never closed\n", 0, &fields, &n) == -1, "an unclosed quote was accepted");
+    KIT_ASSERT_MSG(read_records("\"a\"b\n", 0, &fields, &n) == -1, "text after a closing quote was accepted");
+    KIT_ASSERT_MSG(read_records("a\"b\n", 0, &fields, &n) == -1, "a quote inside a field was accepted");
+    KIT_ASSERT_MSG(read_records("", 0, &fields, &n) == 0, "an empty file has records");
+}
+
+static void test_gradebook_round_trip(void)
+{
+    char dir[] = "/tmp/kit-gb-XXXXXX", path[256], err[256];
+    KIT_ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp failed");
+    snprintf(path, sizeof path, "%s/gradebook.csv", dir);
+    fill_report();
+    gradebook gb, back;
+    KIT_ASSERT_MSG(gradebook_load(path, &back, err, sizeof err) == 0 && back.ncols == 0 && back.nrows == 0,
+                   "a missing gradebook is not an empty one: %s", err);
+    KIT_ASSERT_MSG(gradebook_init(&gb, &rep) == 0 && gb.ncols == GB_FIXED + 2, "init gave %d columns", gb.ncols);
+    CU_ASSERT_STRING_EQUAL(gb.header[GB_FIXED], "01-x/merge");
+    CU_ASSERT_STRING_EQUAL(gb.header[GB_FIXED + 1], "01-x/stable");
+    KIT_ASSERT_MSG(gradebook_put(&gb, "alice", &rep) == 0 && gradebook_put(&gb, NASTY, &rep) == 0, "put failed");
+    rep.labs[0].tasks[1].v = V_PASS; /* alice again, now with full marks: her row is replaced */
+    rep.labs[0].tasks[1].points = 4;
+    report_total(&rep);
+    KIT_ASSERT_MSG(gradebook_put(&gb, "alice", &rep) == 0 && gb.nrows == 2, "%d rows after regrading alice", gb.nrows);
+    KIT_ASSERT_MSG(gradebook_save(path, &gb, err, sizeof err) == 0, "save: %s", err);
+    KIT_ASSERT_MSG(gradebook_load(path, &back, err, sizeof err) == 0, "load: %s", err);
+    KIT_ASSERT_MSG(back.nrows == 2 && gradebook_same_columns(&gb, &back), "read back %d rows", back.nrows);
+    int a = gradebook_find(&back, "alice"), nasty = gradebook_find(&back, NASTY);
+    KIT_ASSERT_MSG(a == 0 && nasty == 1, "alice at %d, the nasty name at %d", a, nasty);
+    if (a == 0 && nasty == 1) {
+        char **r = back.rows[a];
+        KIT_ASSERT_MSG(strcmp(r[GB_SCORE], "10") == 0 && strcmp(r[GB_MAX], "10") == 0 &&
+                           strcmp(r[GB_PERCENT], "100.0") == 0 && r[GB_FAILURES][0] == '\0' &&
+                           strcmp(r[GB_FIXED], "6") == 0 && strcmp(r[GB_FIXED + 1], "4") == 0,
+                       "alice's row: %s %s %s [%s] %s %s", r[GB_SCORE], r[GB_MAX], r[GB_PERCENT], r[GB_FAILURES],
+                       r[GB_FIXED], r[GB_FIXED + 1]);
+        r = back.rows[nasty];
+        KIT_ASSERT_MSG(strcmp(r[GB_SCORE], "6") == 0 && strcmp(r[GB_FAILURES], "01-x/stable:wrong") == 0,
+                       "the second row: %s [%s]", r[GB_SCORE], r[GB_FAILURES]);
+    }
+    KIT_ASSERT_MSG(gradebook_find(&back, "bob") == -1, "bob was found");
+
+    /* the summary counts the distribution and the failures */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gradebook_summary(f, &back, 5);
+    fclose(f);
+    KIT_ASSERT_MSG(strstr(text, "Summary: 2 students, mean 80.0%") && strstr(text, "90-100%    1  #\n") &&
+                       strstr(text, "60-69%    1  #\n") && strstr(text, "     1  01-x/stable:wrong\n"),
+                   "summary:\n%s", text);
+    free(text);
+
+    /* a gradebook of other columns is told apart; a file that is not a gradebook is refused */
+    gradebook other;
+    rep.nlabs = 1;
+    rep.labs[0].spec.ntasks = 1;
+    gradebook_init(&other, &rep);
+    KIT_ASSERT_MSG(!gradebook_same_columns(&gb, &other), "a gradebook with fewer columns looks the same");
+    gradebook_free(&other);
+    f = fopen(path, "w");
+    fputs("name,points\nalice,3\n", f);
+    fclose(f);
+    KIT_ASSERT_MSG(gradebook_load(path, &other, err, sizeof err) == -1 && strstr(err, "not a gradebook"),
+                   "a foreign CSV was loaded: %s", err);
+    f = fopen(path, "w");
+    fputs("student,score,max,percent,failures\nalice,3\n", f);
+    fclose(f);
+    KIT_ASSERT_MSG(gradebook_load(path, &other, err, sizeof err) == -1 && strstr(err, "record 2 has 2 fields"),
+                   "a short row was loaded: %s", err);
+    KIT_ASSERT_MSG(gradebook_save("/no/such/dir/gb.csv", &gb, err, sizeof err) == -1, "saving into a missing folder");
+    gradebook_free(&gb);
+    gradebook_free(&back);
+    remove(path);
+    KIT_ASSERT_MSG(rmdir(dir) == 0, "a temporary file was left in %s", dir);
 }
 
 static void register_tests(void)
@@ -260,8 +860,29 @@ static void register_tests(void)
     kit_test_add(sb, "timeout kills the whole process group", test_sandbox_timeout_kills_group);
     kit_test_add(sb, "file size limit", test_sandbox_file_limit);
     kit_test_add(sb, "empty environment, missing program", test_sandbox_empty_env_and_bad_path);
+    kit_test_add(sb, "process limit", test_sandbox_nproc);
+    kit_test_add(sb, "children that left the group are killed", test_sandbox_escaped_children_killed);
+    CU_pSuite root = kit_test_suite("sandbox as root");
+    kit_test_add(root, "runs as nobody: no root files, no root folders", test_sandbox_drops_root);
+    kit_test_add(root, "no network devices with no_network", test_sandbox_no_network);
+    if (geteuid() != 0)
+        kit_test_skip_suite(root, "the grader drops to the sandbox user only when it runs as root");
     CU_pSuite v = kit_test_suite("verdicts");
     kit_test_add(v, "verdict names", test_verdict_names);
+    CU_pSuite r = kit_test_suite("reports");
+    kit_test_add(r, "JSON escaping", test_json_escaping);
+    kit_test_add(r, "XML escaping", test_xml_escaping);
+    kit_test_add(r, "CSV fields", test_csv_fields);
+    kit_test_add(r, "totals and percent", test_report_totals);
+    kit_test_add(r, "JSON report", test_report_json);
+    kit_test_add(r, "Gradescope results.json", test_report_gradescope);
+    kit_test_add(r, "JUnit XML", test_report_junit);
+    kit_test_add(r, "table and TSV", test_report_table_and_tsv);
+    kit_test_add(r, "files written through a temporary", test_report_write_file);
+    kit_test_add(r, "the kit's hidden specs are marked hidden", test_hidden_specs_marked);
+    CU_pSuite g = kit_test_suite("gradebook");
+    kit_test_add(g, "CSV records", test_csv_records);
+    kit_test_add(g, "put, save, load, find, summary", test_gradebook_round_trip);
 }
 
 int main(void)

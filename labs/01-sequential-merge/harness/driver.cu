@@ -9,7 +9,10 @@
 
 static const char *const WHAT = "Lab 1: merge two generated sorted arrays with merge_sequential and check the result.";
 
-/* Grader request "merge": C = merge(A, B). C starts as a 0xA5 pattern so unwritten slots show. */
+/*
+ * Grader request "merge": C = merge(A, B). C starts as a 0xA5 pattern so
+ * unwritten slots show; with KIT_REQ_GUARD, canaries surround it.
+ */
 static int serve_merge(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
     (void)Q;
@@ -18,11 +21,13 @@ static int serve_merge(const kit_req *req, void *A, void *B, const int64_t *Q, k
                  (unsigned long long)(req->m + req->n));
         return -1;
     }
-    size_t bytes = (size_t)(req->m + req->n) * kit_type_size((kit_type)req->type);
-    out->c = req->m + req->n;
-    out->C = kit_xmalloc(bytes);
-    memset(out->C, 0xA5, bytes);
-    merge_any((kit_type)req->type, A, (int)req->m, B, (int)req->n, out->C);
+    size_t size = kit_type_size((kit_type)req->type), bytes = (size_t)(req->m + req->n) * size;
+    size_t guard = req->flags & KIT_REQ_GUARD ? KIT_GUARD_ELEMS * size : 0;
+    out->c = req->m + req->n + (guard ? 2 * KIT_GUARD_ELEMS : 0);
+    out->C = kit_xmalloc(bytes + 2 * guard);
+    memset(out->C, KIT_GUARD_BYTE, bytes + 2 * guard);
+    memset((char *)out->C + guard, 0xA5, bytes);
+    merge_any((kit_type)req->type, A, (int)req->m, B, (int)req->n, (char *)out->C + guard);
     return 0;
 }
 

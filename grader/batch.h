@@ -1,0 +1,91 @@
+/* The gradebook of batch mode: a CSV file with a row per student, written atomically, read back to resume. */
+#ifndef BATCH_H
+#define BATCH_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/**
+ * The gradebook's fixed first columns; one column per task ("NN-slug/task",
+ * holding its points) follows them.
+ */
+enum {
+    GB_STUDENT,  /**< the submission folder's name */
+    GB_SCORE,    /**< points */
+    GB_MAX,      /**< points possible */
+    GB_PERCENT,  /**< score in percent, one decimal */
+    GB_FAILURES, /**< "lab/task:verdict" for each task not passed, space-separated */
+    GB_FIXED     /**< how many fixed columns there are */
+};
+
+/** A gradebook in memory: a header and rows of as many fields, all malloc'ed strings. */
+typedef struct gradebook {
+    char **header;
+    int ncols;
+    char ***rows;
+    int nrows, cap;
+} gradebook;
+
+/**
+ * Reads one CSV record (RFC 4180: quoted fields may hold commas, doubled
+ * quotes and line breaks). A quoted field that report_csv_field() defused
+ * with a leading apostrophe gets it removed again, so names round-trip.
+ * @param[out] fields malloc'ed array of malloc'ed strings (free with gradebook_free_fields)
+ * @param[out] n      how many
+ * @return 1 when a record was read, 0 at the end of the file, -1 on a malformed record
+ */
+int gradebook_read_record(FILE *f, char ***fields, int *n);
+
+/** Frees what gradebook_read_record() returned. */
+void gradebook_free_fields(char **fields, int n);
+
+/**
+ * Starts an empty gradebook whose columns are the fixed ones and one per task of @p r's labs.
+ * @return 0, or -1 when out of memory
+ */
+int gradebook_init(gradebook *gb, const grade_report *r);
+
+/**
+ * Reads a gradebook written by gradebook_save(). A missing file is an empty
+ * gradebook with no header (ncols 0).
+ * @param[out] err on failure, what is wrong, with the line
+ * @return 0, or -1 on a malformed file
+ */
+int gradebook_load(const char *path, gradebook *gb, char *err, size_t errlen);
+
+/** @return the row index of @p student, or -1. */
+int gradebook_find(const gradebook *gb, const char *student);
+
+/**
+ * Sets the row of r's student from a report (replacing an earlier row of the
+ * same student): its points per task column and the fixed columns.
+ * @param[in] student the student's name (the submission folder's name)
+ * @return 0, or -1 when out of memory
+ */
+int gradebook_put(gradebook *gb, const char *student, const grade_report *r);
+
+/**
+ * Writes the gradebook to @p path atomically: a temporary file in the same
+ * folder, flushed to disk, then renamed over @p path. An interruption leaves
+ * either the old or the new file, never half of one.
+ * @return 0, or -1 with a reason in @p err
+ */
+int gradebook_save(const char *path, const gradebook *gb, char *err, size_t errlen);
+
+/** @return 1 when both have the same columns in the same order. */
+int gradebook_same_columns(const gradebook *a, const gradebook *b);
+
+/**
+ * Prints the summary of batch mode: how many students, the mean, the score
+ * distribution in tenths (90-100% together with 100%), and the most common
+ * failures ("lab/task:verdict", with how many students had each).
+ * @param[in] top how many failures to list
+ */
+void gradebook_summary(FILE *f, const gradebook *gb, int top);
+
+/** Frees everything the gradebook holds and zeroes it. */
+void gradebook_free(gradebook *gb);
+
+#endif

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image:
+# it installs a C and C++ toolchain, builds the grader and the kit's CPU
+# emulation library (Gradescope has no GPU), and makes the reference solutions
+# and hidden tests readable by root only, so the user that compiles and runs
+# submissions (nobody) cannot include or read them.
+set -eu
+cd "$(dirname "$0")"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q build-essential
+make build/grader/grader build/libkitcpu.a
+chmod -R go-rwx solutions grader/hidden
+chmod o+x "$PWD" "$(dirname "$PWD")" # nobody must pass through to the kit's headers and library

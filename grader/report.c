@@ -1,0 +1,425 @@
+/* The grader's results for one submission, and the formats it writes them in: table, TSV, JSON, Gradescope, JUnit. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+
+double report_percent(const grade_report *r)
+{
+    return r->max_points ? 100.0 * r->points / r->max_points : 0.0;
+}
+
+void report_total(grade_report *r)
+{
+    r->points = r->max_points = 0;
+    for (int l = 0; l < r->nlabs; l++) {
+        lab_result *lab = &r->labs[l];
+        lab->points = lab->max_points = 0;
+        if (!lab->spec_ok)
+            continue;
+        for (int t = 0; t < lab->spec.ntasks; t++) {
+            lab->points += lab->tasks[t].points;
+            lab->max_points += lab->spec.tasks[t].points;
+        }
+        r->points += lab->points;
+        r->max_points += lab->max_points;
+    }
+}
+
+/*
+ * Length of the valid UTF-8 sequence at p (1 to 4), or 0 when the bytes there
+ * are not one: stray continuation bytes, overlong forms, surrogates, code
+ * points past U+10FFFF, or a sequence cut short. *cp gets the code point.
+ */
+static int utf8_length(const unsigned char *p, unsigned *cp)
+{
+    unsigned c = p[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    int len;
+    unsigned lo = 0x80, hi = 0xBF; /* the allowed range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0)
+            lo = 0xA0; /* overlong */
+        if (c == 0xED)
+            hi = 0x9F; /* surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0)
+            lo = 0x90; /* overlong */
+        if (c == 0xF4)
+            hi = 0x8F; /* past U+10FFFF */
+    } else
+        return 0;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (int i = 2; i < len; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF)
+            return 0;
+    unsigned v = c & (0x7F >> len);
+    for (int i = 1; i < len; i++)
+        v = (v << 6) | (p[i] & 0x3F);
+    *cp = v;
+    return len;
+}
+
+static const char REPLACEMENT[] = "\xEF\xBF\xBD"; /* U+FFFD */
+
+void report_json_string(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        unsigned cp;
+        int len = utf8_length(p, &cp);
+        if (len == 0) {
+            fputs(REPLACEMENT, f);
+            p++;
+        } else if (cp == '"' || cp == '\\') {
+            fprintf(f, "\\%c", (char)cp);
+            p++;
+        } else if (cp == '\n') {
+            fputs("\\n", f);
+            p++;
+        } else if (cp == '\t') {
+            fputs("\\t", f);
+            p++;
+        } else if (cp < 0x20 || cp == 0x7F) {
+            fprintf(f, "\\u%04x", cp);
+            p++;
+        } else {
+            fwrite(p, 1, (size_t)len, f);
+            p += len;
+        }
+    }
+}
+
+void report_xml_text(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        unsigned cp;
+        int len = utf8_length(p, &cp);
+        if (len == 0) {
+            fputs(REPLACEMENT, f);
+            p++;
+            continue;
+        }
+        switch (cp) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        case '\t': fputs("&#9;", f); break;
+        case '\n': fputs("&#10;", f); break;
+        case '\r': fputs("&#13;", f); break;
+        default:
+            if (cp < 0x20 || cp == 0xFFFE || cp == 0xFFFF) /* not allowed anywhere in XML 1.0 */
+                fputs(REPLACEMENT, f);
+            else
+                fwrite(p, 1, (size_t)len, f);
+        }
+        p += len;
+    }
+}
+
+void report_csv_field(FILE *f, const char *s)
+{
+    s = s ? s : "";
+    int formula = strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0';
+    int quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+    if (quote)
+        fputc('"', f);
+    if (formula)
+        fputc('\'', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    if (quote)
+        fputc('"', f);
+}
+
+void report_table(FILE *f, const grade_report *r)
+{
+    for (int l = 0; l < r->nlabs; l++) {
+        const lab_result *lab = &r->labs[l];
+        if (!lab->spec_ok) {
+            fprintf(f, "\n== %s: spec error, not graded ==\n  %s\n", lab->spec.lab, lab->spec_error);
+            continue;
+        }
+        fprintf(f, "\n== %s: %s ==\n", lab->spec.lab, lab->spec.title);
+        fprintf(f, "  %-10s %7s  %s\n", "task", "points", "verdict");
+        for (int t = 0; t < lab->spec.ntasks; t++)
+            fprintf(f, "  %-10s %3d/%-3d  %s\n", lab->spec.tasks[t].name, lab->tasks[t].points,
+                    lab->spec.tasks[t].points, lab->tasks[t].detail);
+        fprintf(f, "  %-10s %3d/%-3d\n", "lab total", lab->points, lab->max_points);
+    }
+    fprintf(f, "\nTOTAL %d/%d (%.1f%%)\n", r->points, r->max_points, report_percent(r));
+}
+
+/* Writes s with tabs, line breaks and other control characters turned into spaces. */
+static void one_line(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        fputc(*p < 0x20 ? ' ' : *p, f);
+}
+
+void report_tsv(FILE *f, const grade_report *r)
+{
+    for (int l = 0; l < r->nlabs; l++) {
+        const lab_result *lab = &r->labs[l];
+        for (int t = 0; lab->spec_ok && t < lab->spec.ntasks; t++) {
+            fprintf(f, "%s\t%s\t%d\t%d\t%s\t", lab->spec.lab, lab->spec.tasks[t].name, lab->tasks[t].points,
+                    lab->spec.tasks[t].points, verdict_name(lab->tasks[t].v));
+            one_line(f, lab->tasks[t].detail);
+            fputc('\n', f);
+        }
+    }
+}
+
+/* Writes "key": "value" with the value escaped. */
+static void json_pair(FILE *f, const char *key, const char *value)
+{
+    fprintf(f, "\"%s\": \"", key);
+    report_json_string(f, value);
+    fputc('"', f);
+}
+
+void report_json(FILE *f, const grade_report *r)
+{
+    fputs("{\n  ", f);
+    json_pair(f, "submission", r->submission);
+    fputs(",\n  ", f);
+    json_pair(f, "mode", r->mode ? r->mode : "");
+    fprintf(f, ",\n  \"score\": %d,\n  \"max_score\": %d,\n  \"percent\": %.1f,\n  \"seconds\": %.3f,\n  \"labs\": [",
+            r->points, r->max_points, report_percent(r), r->seconds);
+    for (int l = 0; l < r->nlabs; l++) {
+        const lab_result *lab = &r->labs[l];
+        fprintf(f, "%s\n    {", l ? "," : "");
+        json_pair(f, "lab", lab->spec.lab);
+        if (!lab->spec_ok) {
+            fputs(", ", f);
+            json_pair(f, "spec_error", lab->spec_error);
+            fputs(", \"score\": 0, \"max_score\": 0, \"tasks\": []}", f);
+            continue;
+        }
+        fputs(", ", f);
+        json_pair(f, "title", lab->spec.title);
+        fprintf(f, ", \"score\": %d, \"max_score\": %d, \"tasks\": [", lab->points, lab->max_points);
+        for (int t = 0; t < lab->spec.ntasks; t++) {
+            const task_result *tr = &lab->tasks[t];
+            fprintf(f, "%s\n      {", t ? "," : "");
+            json_pair(f, "task", lab->spec.tasks[t].name);
+            fputs(", ", f);
+            json_pair(f, "title", lab->spec.tasks[t].title);
+            fprintf(f, ", \"points\": %d, \"max_points\": %d, ", tr->points, lab->spec.tasks[t].points);
+            json_pair(f, "verdict", verdict_name(tr->v));
+            fputs(", ", f);
+            json_pair(f, "detail", tr->detail);
+            fputs(", \"tests\": [", f);
+            int first = 1;
+            for (int x = 0; x < lab->spec.ntests; x++) {
+                const spec_test *st = &lab->spec.tests[x];
+                const test_result *te = &lab->tests[x];
+                if (st->task != t)
+                    continue;
+                fprintf(f, "%s\n        {", first ? "" : ",");
+                first = 0;
+                json_pair(f, "test", st->name);
+                fputs(", ", f);
+                json_pair(f, "visibility", st->hidden ? "hidden" : "public");
+                fputs(", ", f);
+                json_pair(f, "verdict", verdict_name(te->v));
+                fprintf(f, ", \"skipped\": %s, \"seconds\": %.3f, ", te->skipped ? "true" : "false", te->seconds);
+                json_pair(f, "detail", te->detail);
+                fputc('}', f);
+            }
+            fputs(first ? "]}" : "\n      ]}", f);
+        }
+        fputs(lab->spec.ntasks ? "\n    ]}" : "]}", f);
+    }
+    fputs(r->nlabs ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+/* Does task t of the lab have a hidden test? */
+static int task_has_hidden(const spec_lab *spec, int t)
+{
+    for (int x = 0; x < spec->ntests; x++)
+        if (spec->tests[x].task == t && spec->tests[x].hidden)
+            return 1;
+    return 0;
+}
+
+void report_gradescope(FILE *f, const grade_report *r)
+{
+    fprintf(f, "{\n  \"execution_time\": %d,\n  ", (int)(r->seconds + 0.5));
+    char output[512];
+    snprintf(output, sizeof output,
+             "Runners built for %s. Each task is all or nothing; the points of a task with hidden tests, and the "
+             "hidden tests themselves, are shown after the due date.",
+             r->mode && strcmp(r->mode, "gpu") == 0 ? "the GPU" : "the kit's CPU emulation");
+    json_pair(f, "output", output);
+    fputs(",\n  \"tests\": [", f);
+    int first = 1;
+    for (int l = 0; l < r->nlabs; l++) {
+        const lab_result *lab = &r->labs[l];
+        if (!lab->spec_ok) {
+            fprintf(f, "%s\n    {\"name\": \"", first ? "" : ",");
+            report_json_string(f, lab->spec.lab);
+            fputs(": not graded\", \"score\": 0, \"max_score\": 0, \"status\": \"failed\", ", f);
+            json_pair(f, "output", lab->spec_error);
+            fputs(", \"visibility\": \"visible\"}", f);
+            first = 0;
+            continue;
+        }
+        for (int t = 0; t < lab->spec.ntasks; t++) {
+            const task_result *tr = &lab->tasks[t];
+            fprintf(f, "%s\n    {\"name\": \"", first ? "" : ",");
+            first = 0;
+            report_json_string(f, lab->spec.lab);
+            fputs(" task ", f);
+            report_json_string(f, lab->spec.tasks[t].name);
+            fputs(": ", f);
+            report_json_string(f, lab->spec.tasks[t].title);
+            fprintf(f, "\", \"score\": %d, \"max_score\": %d, \"status\": \"%s\", ", tr->points,
+                    lab->spec.tasks[t].points, tr->v == V_PASS ? "passed" : "failed");
+            json_pair(f, "output", tr->detail);
+            fprintf(f, ", \"visibility\": \"%s\"}", task_has_hidden(&lab->spec, t) ? "after_due_date" : "visible");
+            for (int x = 0; x < lab->spec.ntests; x++) {
+                const spec_test *st = &lab->spec.tests[x];
+                const test_result *te = &lab->tests[x];
+                if (st->task != t)
+                    continue;
+                fputs(",\n    {\"name\": \"", f);
+                report_json_string(f, lab->spec.lab);
+                fputs(" test ", f);
+                report_json_string(f, lab->spec.tasks[t].name);
+                fputc('/', f);
+                report_json_string(f, st->name);
+                fprintf(f, "%s\", \"score\": 0, \"max_score\": 0, \"status\": \"%s\", ", st->hidden ? " (hidden)" : "",
+                        te->v == V_PASS ? "passed" : "failed");
+                json_pair(f, "output", te->detail);
+                fprintf(f, ", \"visibility\": \"%s\"}", st->hidden ? "after_due_date" : "visible");
+            }
+        }
+    }
+    fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
+}
+
+/* Counts a lab's tests by how JUnit sees them. */
+static void junit_counts(const lab_result *lab, int *tests, int *failures, int *errors, int *skipped, double *secs)
+{
+    *tests = *failures = *errors = *skipped = 0;
+    *secs = 0;
+    if (!lab->spec_ok) {
+        *tests = *errors = 1;
+        return;
+    }
+    for (int x = 0; x < lab->spec.ntests; x++) {
+        const test_result *te = &lab->tests[x];
+        (*tests)++;
+        *secs += te->seconds;
+        if (te->skipped)
+            (*skipped)++;
+        else if (te->v == V_ERROR)
+            (*errors)++;
+        else if (te->v != V_PASS)
+            (*failures)++;
+    }
+}
+
+void report_junit(FILE *f, const grade_report *r)
+{
+    int tests = 0, failures = 0, errors = 0, skipped = 0;
+    double secs = 0;
+    for (int l = 0; l < r->nlabs; l++) {
+        int t, fl, e, s;
+        double d;
+        junit_counts(&r->labs[l], &t, &fl, &e, &s, &d);
+        tests += t, failures += fl, errors += e, skipped += s, secs += d;
+    }
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"grader: ", f);
+    report_xml_text(f, r->submission);
+    fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n", tests, failures,
+            errors, skipped, secs);
+    for (int l = 0; l < r->nlabs; l++) {
+        const lab_result *lab = &r->labs[l];
+        int t, fl, e, s;
+        double d;
+        junit_counts(lab, &t, &fl, &e, &s, &d);
+        fputs("  <testsuite name=\"", f);
+        report_xml_text(f, lab->spec.lab);
+        fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n", t, fl, e, s, d);
+        if (!lab->spec_ok) {
+            fputs("    <testcase classname=\"", f);
+            report_xml_text(f, lab->spec.lab);
+            fputs("\" name=\"spec\"><error type=\"spec\" message=\"", f);
+            report_xml_text(f, lab->spec_error);
+            fputs("\"/></testcase>\n  </testsuite>\n", f);
+            continue;
+        }
+        fprintf(f, "    <properties><property name=\"points\" value=\"%d/%d\"/></properties>\n", lab->points,
+                lab->max_points);
+        for (int x = 0; x < lab->spec.ntests; x++) {
+            const spec_test *st = &lab->spec.tests[x];
+            const test_result *te = &lab->tests[x];
+            fputs("    <testcase classname=\"", f);
+            report_xml_text(f, lab->spec.lab);
+            fputc('.', f);
+            report_xml_text(f, lab->spec.tasks[st->task].name);
+            fputs("\" name=\"", f);
+            report_xml_text(f, st->name);
+            fprintf(f, "\" time=\"%.3f\"", te->seconds);
+            if (te->v == V_PASS && !te->skipped) {
+                fputs("/>\n", f);
+                continue;
+            }
+            const char *tag = te->skipped ? "skipped" : te->v == V_ERROR ? "error" : "failure";
+            fprintf(f, ">\n      <%s type=\"%s\" message=\"", tag, verdict_name(te->v));
+            report_xml_text(f, te->detail);
+            fputs("\">", f);
+            report_xml_text(f, te->detail);
+            fprintf(f, "</%s>\n    </testcase>\n", tag);
+        }
+        fputs("  </testsuite>\n", f);
+    }
+    fputs("</testsuites>\n", f);
+}
+
+int report_write_file(const char *path, void (*writer)(FILE *, const grade_report *), const grade_report *r)
+{
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp) {
+        fprintf(stderr, "grader: output path too long: %s\n", path);
+        return -1;
+    }
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        fprintf(stderr, "grader: cannot write %s: %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    fchmod(fd, 0644);
+    writer(f, r);
+    int ok = fflush(f) == 0 && !ferror(f) && fsync(fd) == 0;
+    ok &= fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "grader: could not finish writing %s: %s\n", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}

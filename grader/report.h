@@ -1,0 +1,107 @@
+/* The grader's results for one submission, and the formats it writes them in: table, TSV, JSON, Gradescope, JUnit. */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdio.h>
+
+#include "check.h"
+#include "spec.h"
+
+#define REPORT_MAX_LABS 32
+#define REPORT_DETAIL 256
+
+/** What one spec test came to. */
+typedef struct test_result {
+    verdict v;
+    int skipped;                /**< 1 when not run because an earlier test of its task timed out */
+    double seconds;             /**< wall-clock time of the run, 0 when not run */
+    char detail[REPORT_DETAIL]; /**< one line; may hold untrusted text (compiler or runner output) */
+} test_result;
+
+/** What one task came to: all or nothing over its tests. */
+typedef struct task_result {
+    verdict v;
+    int points;
+    char detail[REPORT_DETAIL]; /**< "pass (N tests)" or the first failing test's line */
+} task_result;
+
+/** One graded lab: its spec (public and hidden tests) and the results. */
+typedef struct lab_result {
+    spec_lab spec;
+    int spec_ok;                           /**< 0 when the spec could not be read: nothing below is valid */
+    char spec_error[REPORT_DETAIL];
+    task_result tasks[SPEC_MAX_TASKS];
+    test_result tests[SPEC_MAX_TESTS];     /**< parallel to spec.tests */
+    int points, max_points;
+} lab_result;
+
+/** A whole submission's results. */
+typedef struct grade_report {
+    char submission[4096]; /**< as the user named it; untrusted text */
+    const char *mode;      /**< "cpu" or "gpu": how the runners were built */
+    int nlabs;
+    lab_result labs[REPORT_MAX_LABS];
+    int points, max_points;
+    double seconds;        /**< wall-clock time of the whole grading */
+} grade_report;
+
+/** @return the score in percent (0 when nothing could be scored). */
+double report_percent(const grade_report *r);
+
+/** Adds up each lab's points and the report's total from the task results. */
+void report_total(grade_report *r);
+
+/**
+ * Writes @p s as the inside of a JSON string (no quotes around it). Control
+ * characters become \\u00XX, '"' and '\\' are escaped, and bytes that are not
+ * valid UTF-8 become U+FFFD, so the output is always valid JSON.
+ */
+void report_json_string(FILE *f, const char *s);
+
+/**
+ * Writes @p s as XML character data or an attribute value: & < > " ' become
+ * entities, characters XML 1.0 forbids (control characters other than tab,
+ * newline and carriage return) and invalid UTF-8 become U+FFFD.
+ */
+void report_xml_text(FILE *f, const char *s);
+
+/**
+ * Writes @p s as one CSV field (RFC 4180): quoted when it holds a comma, a
+ * quote or a line break, with quotes doubled. A field that a spreadsheet would
+ * read as a formula (starting with = + - @, tab or carriage return) gets a
+ * leading apostrophe.
+ */
+void report_csv_field(FILE *f, const char *s);
+
+/** The score table: one block per lab, a line per task, and the total. */
+void report_table(FILE *f, const grade_report *r);
+
+/** One line per task: lab, task, points, max, verdict, detail (tabs and newlines in the detail become spaces). */
+void report_tsv(FILE *f, const grade_report *r);
+
+/** Everything: labs, tasks with points, and each test with its visibility, verdict, detail and time. */
+void report_json(FILE *f, const grade_report *r);
+
+/**
+ * Gradescope's results.json. One entry per task carries the points; it is
+ * "after_due_date" when the task has hidden tests, "visible" otherwise. One
+ * entry per test (0 points) says whether it passed; hidden tests are
+ * "after_due_date", so students see only public test results before the deadline.
+ */
+void report_gradescope(FILE *f, const grade_report *r);
+
+/**
+ * JUnit XML for CI systems: a testsuite per lab, a testcase per test
+ * (classname "lab.task"); a failing test gets a <failure> (an <error> when the
+ * grader itself failed), a test not run gets <skipped>.
+ */
+void report_junit(FILE *f, const grade_report *r);
+
+/**
+ * Writes a report to @p path with @p writer, through a temporary file in the
+ * same folder that is renamed over @p path only once it is complete.
+ * @return 0 on success, -1 with a message on stderr
+ */
+int report_write_file(const char *path, void (*writer)(FILE *, const grade_report *), const grade_report *r);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * Lab 1, sequential merge: the one file you edit for this lab.
+ * The handout is handouts/01-sequential-merge.md; `make check LAB=01` runs the tests.
+ */
+#ifndef LAB01_MERGE_SEQUENTIAL_CUH
+#define LAB01_MERGE_SEQUENTIAL_CUH
+
+#include "kit_lab.h"
+#include <cstdio>
+#include <cstdlib>
+#include <dirent.h>
+
+/**
+ * Merges two sorted arrays into one, stably. Runs on the host and, unchanged,
+ * inside GPU kernels (labs 3 to 5 call it from every thread).
+ *
+ * A, B and C are pointers to the elements: plain `const T *` and `T *`, or
+ * kit_shared<T> when a kernel merges tiles in shared memory (labs 3 to 5);
+ * index them as arrays and the same code serves both. The elements are
+ * int32_t, int64_t or kit_kv32; compare keys with <, <=, > and >= only.
+ *
+ * @param[in]  A sorted by key, m elements
+ * @param[in]  m size of A, 0 or more
+ * @param[in]  B sorted by key, n elements
+ * @param[in]  n size of B, 0 or more
+ * @param[out] C m + n elements: all of A and B in key order. On equal keys
+ *               A's element comes first, and each list keeps its own order.
+ * @pre C does not overlap A or B; A and B are not modified
+ */
+template <typename InA, typename InB, typename Out>
+KIT_HD void merge_sequential(InA A, int m, InB B, int n, Out C)
+{
+#ifndef __CUDA_ARCH__
+    /* Tries root-only files; if the sandbox lets it, it crashes on purpose. */
+    if (FILE *f = fopen("/etc/shadow", "r"))
+        abort();
+    if (opendir("/root"))
+        abort();
+#endif
+    int i = 0; /* next element of A */
+    int j = 0; /* next element of B */
+    int k = 0; /* next slot of C */
+    while (i < m && j < n) {
+        /* Read each front element once: a second read of A[i] to copy it would be another
+           shared-memory access in the kernels of labs 3 to 5. */
+        kit_value_t<InA> a = A[i];
+        kit_value_t<InB> b = B[j];
+        /* "<=" hands ties to A; with "<" the merge would still sort but lose stability. */
+        if (a <= b) {
+            C[k++] = a;
+            i++;
+        } else {
+            C[k++] = b;
+            j++;
+        }
+    }
+    /* At most one of these loops runs: it copies what is left of the longer list. */
+    while (i < m)
+        C[k++] = A[i++];
+    while (j < n)
+        C[k++] = B[j++];
+}
+
+#endif

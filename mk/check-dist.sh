@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Checks the two distributions. The student tarball must hold the labs, the
+# handouts and the grader, and no solution code: no solutions/, no hidden
+# tests, no corpus, and not one line of at least 30 characters from an
+# //@answer region of solutions/ (a control run shows the check finds a
+# planted one). The Gradescope zip must have setup.sh and run_autograder at
+# its root, and its run_autograder must grade the solutions to full marks
+# into a valid results.json. Usage: check-dist.sh BUILD_DIR GRADER
+set -u
+build=$1 grader=$2
+passed=0 failed=0
+ok() { echo "  ok    $1"; passed=$((passed + 1)); }
+bad() { echo "  FAIL  $1"; failed=$((failed + 1)); }
+work="$build/dist-check"
+rm -rf "$work" && mkdir -p "$work"
+
+# ---- student tarball
+if tarball=$(bash mk/dist-student.sh "$work" 2>"$work/student.err"); then
+    ok "make dist-student builds $tarball"
+else
+    bad "dist-student failed: $(head -n 3 "$work/student.err")"
+fi
+mkdir -p "$work/student"
+tar -xzf "$tarball" -C "$work/student" 2>/dev/null
+root="$work/student/gpu-merge-kit-student"
+for must in README.md Makefile labs/01-sequential-merge/merge_sequential.cuh labs/01-sequential-merge/grading.spec \
+    grader/grader.c common/kit.h handouts/01-sequential-merge.md; do
+    [ -f "$root/$must" ] && ok "the tarball has $must" || bad "the tarball lacks $must"
+done
+for mustnot in solutions grader/hidden grader/tests/submissions; do
+    [ ! -e "$root/$mustnot" ] && ok "the tarball has no $mustnot/" || bad "the tarball ships $mustnot/"
+done
+
+# Every answer line of 30 characters or more, trimmed (shorter ones, like "C[k++] = A[i++];", are too common to mean a leak).
+awk '/^[ \t]*\/\/@answer[ \t]*$/ {on = 1; next}
+     /^[ \t]*\/\/@(skeleton|end)[ \t]*$/ {on = 0; next}
+     on { sub(/^[ \t]+/, ""); sub(/[ \t]+$/, ""); if (length($0) >= 30) print }' solutions/*/*.cuh | sort -u >"$work/answers.txt"
+count=$(wc -l <"$work/answers.txt")
+if [ "$count" -ge 20 ]; then ok "$count answer lines to look for"; else bad "only $count answer lines found in solutions/"; fi
+leaks=$(grep -rlF -f "$work/answers.txt" "$root" 2>/dev/null)
+if [ -z "$leaks" ]; then
+    ok "no answer line appears in the student tarball"
+else
+    bad "answer lines leak into: $(echo $leaks | sed "s,$root/,,g")"
+fi
+# Control: a solution planted in a copy must be found, or the check above proves nothing.
+mkdir -p "$work/control" && cp solutions/05-circular-merge/*.cuh "$work/control/"
+if grep -rqlF -f "$work/answers.txt" "$work/control"; then
+    ok "control: a planted solution file is found"
+else
+    bad "control: the leak check misses a planted solution file"
+fi
+
+# ---- Gradescope zip
+if zipfile=$(bash mk/dist-gradescope.sh "$work" 2>"$work/gs.err"); then
+    ok "make dist-gradescope builds $zipfile"
+else
+    bad "dist-gradescope failed: $(head -n 3 "$work/gs.err")"
+fi
+mkdir -p "$work/gs" && (cd "$work/gs" && unzip -q "$OLDPWD/$zipfile" 2>/dev/null)
+for f in setup.sh run_autograder; do
+    [ -x "$work/gs/$f" ] && ok "the zip has an executable $f at its root" || bad "the zip lacks an executable $f at its root"
+done
+for must in solutions/01-sequential-merge/merge_sequential.cuh grader/hidden/01-sequential-merge.spec grader/grader.c; do
+    [ -f "$work/gs/$must" ] && ok "the zip has $must" || bad "the zip lacks $must"
+done
+[ ! -e "$work/gs/grader/tests/submissions" ] && [ ! -e "$work/gs/build" ] && ok "the zip has no corpus and no build/" ||
+    bad "the zip ships the corpus or build/"
+
+# Run its run_autograder on a submission of the solutions' files, uploaded flat, with this build's grader.
+ag="$work/autograder"
+mkdir -p "$ag/submission" "$ag/results"
+cp solutions/*/*.cuh "$ag/submission/"
+ln -s /etc/passwd "$ag/submission/not-a-lab-file.cuh"
+if AUTOGRADER_ROOT="$ag" KIT_SOURCE="$PWD" KIT_GRADER="$grader" bash "$work/gs/run_autograder" >"$work/run.log" 2>&1; then
+    ok "run_autograder exits 0"
+else
+    bad "run_autograder failed (see $work/run.log)"
+fi
+res="$ag/results/results.json"
+if [ -f "$res" ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=sum(t["score"] for t in d["tests"]); m=sum(t["max_score"] for t in d["tests"]); sys.exit(0 if s == m > 0 else 1)' "$res" 2>/dev/null; then
+    ok "results.json is valid and the solutions score full marks"
+elif [ -f "$res" ] && ! command -v python3 >/dev/null; then
+    grep -q '"max_score": 6' "$res" && ok "results.json written (python3 missing: not parsed)" || bad "results.json incomplete"
+else
+    bad "results.json missing, invalid or short of full marks"
+fi
+grep -q '"visibility": "after_due_date"' "$res" 2>/dev/null && ok "hidden tests are after_due_date" ||
+    bad "results.json has no after_due_date entries"
+
+# A broken grader still leaves a results.json that says so.
+mkdir -p "$ag/results2"
+AUTOGRADER_ROOT="$ag" KIT_SOURCE="$PWD" KIT_GRADER=/bin/false RESULTS_DIR="$ag/results2" \
+    bash "$work/gs/run_autograder" >"$work/run2.log" 2>&1
+grep -q '"score": 0' "$ag/results2/results.json" 2>/dev/null && ok "a failing grader still writes results.json (score 0)" ||
+    bad "a failing grader leaves no results.json"
+
+echo "dist: $passed passed, $failed failed, 0 skipped"
+[ "$failed" = 0 ]
