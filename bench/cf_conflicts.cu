@@ -1,9 +1,9 @@
 /*
  * Bank conflicts of lab 7's gather alone (reference solution), for Nsight Compute on a GPU and
- * the simulator on the CPU (--compare checks one against the other). Each launch is one block of
- * u threads that stores a tile of u*E keys permuted (rho(A u pi(B))) and gathers each thread's E
- * keys in E rounds, with the splits a_i of a real merge computed on the host: no search, so the
- * profiler's count is the stores' and the gather's only.
+ * the simulator on the CPU (--compare checks one against the other). Each launch is lab 7's
+ * measured kernel, cf_gather_probe: one block of u threads stores a tile of u*E keys permuted
+ * (rho(A u pi(B))) and gathers each thread's E keys in E rounds, with the splits a_i of the real
+ * merge computed on the host: no search, so the profiler's count is the stores' and the gather's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,77 +11,29 @@
 #include "kit_ncu.h"
 #include "lab07.cuh"
 
-template <int E>
-__global__ void gather_only(const int *A, int n_a, const int *B, const int *a_split, int *out)
-{
-    kit_shared<int> S = KIT_DYNAMIC_SHARED(int);
-    int u = (int)blockDim.x, tile = u * E, i = (int)threadIdx.x;
-    for (int x = i; x < tile; x += u) {
-        int v = x < n_a ? A[x] : B[x - n_a];
-        S[cf_slot(x < n_a ? x : tile - 1 - (x - n_a), E)] = v;
-    }
-    __syncthreads();
-    int a_i = a_split[i], my_a = a_split[i + 1] - a_i, sum = 0;
-    KIT_UNROLL
-    for (int j = 0; j < E; j++) {
-        int origin;
-        int v = S[cf_slot(cf_gather_index(j, a_i, i * E - a_i, my_a, E, tile, &origin), E)];
-        sum += v * (origin + 1); /* keep every read */
-    }
-    out[i] = sum;
-}
-
 struct launch {
     char name[64];
     int E, u, shape;
 };
 
-template <int E>
-static void run_e(int u, int shape)
+/* One tile of u*E keys, split between A and B by `shape`, through lab 7's measured kernel (cf_gather_probe). */
+static void run(const launch *l)
 {
-    int tile = u * E, n_a = shape == 1 ? tile / 3 : tile / 2, n_b = tile - n_a;
+    int E = l->E, u = l->u, tile = u * E, n_a = l->shape == 1 ? tile / 3 : tile / 2, n_b = tile - n_a;
     int *A = (int *)kit_xmalloc((size_t)n_a * 4), *B = (int *)kit_xmalloc((size_t)n_b * 4);
-    int *split = (int *)kit_xmalloc((size_t)(u + 1) * 4);
-    if (shape == 0)
+    if (l->shape == 0)
         kit_gen_merge_input(KIT_TYPE_I32, A, (size_t)n_a, B, (size_t)n_b, KIT_GEN_RANDOM, (uint64_t)(E * 7 + u));
-    else if (shape == 1)
+    else if (l->shape == 1)
         kit_gen_merge_input(KIT_TYPE_I32, A, (size_t)n_a, B, (size_t)n_b, KIT_GEN_A_BELOW_B, 3);
     else
         for (int x = 0; x < n_a; x++) { /* alternating runs of E */
             A[x] = 2 * E * (x / E) + x % E;
             B[x] = 2 * E * (x / E) + E + x % E;
         }
-    int64_t *ranks = (int64_t *)kit_xmalloc((size_t)(tile + 1) * sizeof(int64_t));
-    kit_co_rank_all(KIT_TYPE_I32, A, (size_t)n_a, B, (size_t)n_b, ranks);
-    for (int i = 0; i <= u; i++)
-        split[i] = (int)ranks[i * E];
-    int *d_A = (int *)kit_device_copy(A, (size_t)n_a * 4), *d_B = (int *)kit_device_copy(B, (size_t)n_b * 4);
-    int *d_split = (int *)kit_device_copy(split, (size_t)(u + 1) * 4), *d_out;
-    CUDA_CHECK(cudaMalloc(&d_out, (size_t)u * 4));
-    void (*kernel)(const int *, int, const int *, const int *, int *) = gather_only<E>;
-    KIT_ALLOW_SHARED(kernel, (size_t)tile * 4);
-    KIT_LAUNCH(kernel, 1, u, (size_t)tile * 4, d_A, n_a, d_B, d_split, d_out);
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    cudaFree(d_A);
-    cudaFree(d_B);
-    cudaFree(d_split);
-    cudaFree(d_out);
+    kit_merge_cfg cfg = {1, u, E};
+    measure_cf(KIT_TYPE_I32, A, n_a, B, n_b, cfg);
     free(A);
     free(B);
-    free(split);
-    free(ranks);
-}
-
-static void run(const launch *l)
-{
-    switch (l->E) {
-    case 15: run_e<15>(l->u, l->shape); break;
-    case 16: run_e<16>(l->u, l->shape); break;
-    case 17: run_e<17>(l->u, l->shape); break;
-    case 12: run_e<12>(l->u, l->shape); break;
-    case 24: run_e<24>(l->u, l->shape); break;
-    }
 }
 
 int main(int argc, char **argv)

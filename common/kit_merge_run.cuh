@@ -28,6 +28,13 @@ struct kit_merge_lab {
     const char *task;          /**< "<lab>:<task>", reported when the kernel is a skeleton */
     const char *what;          /**< one line for the driver's --help */
     kit_merge_launch_fn launch; /**< launches the lab's kernel */
+    /**
+     * Optional: runs the lab's measured kernel on host inputs, the one whose shared-memory
+     * conflicts a grading spec's threshold is about (lab 7: its gather alone). NULL: the lab has none.
+     */
+    void (*measure)(kit_type t, const void *A, int m, const void *B, int n, kit_merge_cfg cfg);
+    /** Optional: the launch the driver uses when none is given; NULL: kit_merge_default_cfg. */
+    kit_merge_cfg (*default_cfg)(long long total);
 };
 
 /** The launch the kit uses when none is given: 128 threads, tiles of 1024, about 4096 outputs per block. */
@@ -94,23 +101,51 @@ static inline int kit_merge_run(const kit_merge_lab *lab, kit_type t, void *A, i
     return kit_merge_run_guarded(lab, t, A, m, B, n, C, 0, cfg, msg, len);
 }
 
+/**
+ * Runs the lab's measured kernel for a grader's conflict threshold. The CPU build traces it and
+ * writes the trace to "conflicts.trace" in the current folder, for the grader to count; on a GPU
+ * the grader runs the runner under ncu, which measures the kernel by name.
+ */
+static inline void kit_merge_measure(const kit_merge_lab *lab, kit_type t, const void *A, int m, const void *B, int n,
+                                     kit_merge_cfg cfg)
+{
+#ifdef KIT_CPU
+    kit_cpu_trace_start();
+    lab->measure(t, A, m, B, n, cfg);
+    kit_access *acc;
+    size_t count = kit_cpu_trace_stop(&acc);
+    FILE *f = fopen("conflicts.trace", "w");
+    if (!f || kit_trace_write(f, acc, count) != 0 || fclose(f) != 0)
+        fprintf(stderr, "cannot write conflicts.trace\n");
+    free(acc);
+#else
+    lab->measure(t, A, m, B, n, cfg);
+#endif
+}
+
 /* The lab whose requests kit_merge_serve answers (kit_serve takes a plain function). */
 static const kit_merge_lab *kit_merge_serving_;
 
-/*
+/**
  * Grader request "merge": C = merge(A, B) by the kernel; Q is empty or holds
- * blocks, threads, tile. With KIT_REQ_GUARD, canaries surround C on the device.
+ * blocks, threads, tile, and a 4th value 1 to run the lab's measured kernel
+ * (kit_merge_measure). With KIT_REQ_GUARD, canaries surround C on the device.
  */
 static inline int kit_merge_serve_one(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
     uint64_t total = req->m + req->n;
-    kit_merge_cfg cfg = kit_merge_default_cfg((long long)total);
-    if (strcmp(req->op, "merge") != 0 || total > INT32_MAX || (req->q != 0 && req->q != 3)) {
-        snprintf(out->error, sizeof out->error, "this lab runs 'merge' with 0 or 3 launch values, not '%s' with %llu",
+    kit_merge_cfg cfg = kit_merge_serving_->default_cfg ? kit_merge_serving_->default_cfg((long long)total)
+                                                        : kit_merge_default_cfg((long long)total);
+    if (strcmp(req->op, "merge") != 0 || total > INT32_MAX || (req->q != 0 && req->q != 3 && req->q != 4)) {
+        snprintf(out->error, sizeof out->error, "this lab runs 'merge' with 0, 3 or 4 launch values, not '%s' with %llu",
                  req->op, (unsigned long long)req->q);
         return -1;
     }
-    if (req->q == 3) {
+    if (req->q == 4 && Q[3] == 1 && !kit_merge_serving_->measure) {
+        snprintf(out->error, sizeof out->error, "this lab has no measured kernel for a conflict threshold");
+        return -1;
+    }
+    if (req->q >= 3) {
         if (Q[0] < 1 || Q[0] > INT32_MAX || Q[1] < 1 || Q[1] > 1024 || Q[2] < 1 || Q[2] > INT32_MAX) {
             snprintf(out->error, sizeof out->error, "bad launch values %lld %lld %lld", (long long)Q[0],
                      (long long)Q[1], (long long)Q[2]);
@@ -127,6 +162,8 @@ static inline int kit_merge_serve_one(const kit_req *req, void *A, void *B, cons
     memset(out->C, 0xA5, bytes);
     int rc = kit_merge_run_guarded(kit_merge_serving_, (kit_type)req->type, A, (int)req->m, B, (int)req->n, out->C,
                                    guard, cfg, out->error, sizeof out->error);
+    if (rc == 0 && req->q == 4 && Q[3] == 1)
+        kit_merge_measure(kit_merge_serving_, (kit_type)req->type, A, (int)req->m, B, (int)req->n, cfg);
     return rc < 0 ? -2 : 0; /* the kernel failed; a skeleton shows up through kit_not_implemented_task() */
 }
 
@@ -169,7 +206,7 @@ static inline int kit_merge_driver_main(const kit_merge_lab *lab, int argc, char
     if (rc >= 0)
         return rc;
     size_t size = kit_type_size(a.type), total = (size_t)(a.m + a.n);
-    kit_merge_cfg cfg = kit_merge_default_cfg((long long)total);
+    kit_merge_cfg cfg = lab->default_cfg ? lab->default_cfg((long long)total) : kit_merge_default_cfg((long long)total);
     cfg.blocks = a.blocks ? a.blocks : cfg.blocks;
     cfg.threads = a.threads ? a.threads : cfg.threads;
     cfg.tile = a.tile ? a.tile : cfg.tile;

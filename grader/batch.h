@@ -22,10 +22,11 @@ enum {
 
 /** A gradebook in memory: a header and rows of as many fields, all malloc'ed strings. */
 typedef struct gradebook {
-    char **header;
-    int ncols;
-    char ***rows;
-    int nrows, cap;
+    char **header; /**< the column names */
+    int ncols;     /**< how many columns */
+    char ***rows;  /**< the rows, each ncols fields */
+    int nrows;     /**< rows in use */
+    int cap;       /**< rows allocated */
 } gradebook;
 
 /**

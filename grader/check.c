@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "kit_bank.h"
+#include "kit_ncu.h"
 #include "kit_pbs.h"
 #include "kit_proto.h"
 #include "kit_ref.h"
@@ -142,45 +143,110 @@ static void judge_pbs(const spec_test *t, const void *keys, const void *queries,
     }
 }
 
-/*
- * Counts the load conflicts of the trace the runner wrote (CPU mode), with the simulator, in the
- * grader's own process, and fails the test above t->max_conflicts. In GPU mode there is no trace:
- * the check is reported as not measured, never as zero.
- */
-static void judge_conflicts(const spec_test *t, const check_env *env, check_result *out)
+/** @return 1 if @p value meets the test's threshold, with its tolerance. */
+static int meets(const spec_test *t, long long value)
 {
-    if (t->max_conflicts < 0 || out->v != V_PASS)
-        return;
-    if (!env->simulated) {
-        set(out, V_PASS, "pass (bank conflicts not measured: GPU runners record no trace)");
-        return;
-    }
-    char path[4200], err[160];
-    snprintf(path, sizeof path, "%s/pbs.trace", env->workdir);
-    FILE *f = fopen(path, "r");
-    kit_access *acc = NULL;
+    long long slack = t->conflicts * t->tolerance_pct / 100;
+    if (t->conflict_cmp == '<')
+        return value <= t->conflicts + slack;
+    if (t->conflict_cmp == '>')
+        return value >= t->conflicts - slack;
+    return value >= t->conflicts - slack && value <= t->conflicts + slack;
+}
+
+/* The shared-memory load conflicts of the measured kernel, from ncu's CSV (GPU mode); -1 if none was measured. */
+static long long ncu_conflicts(const char *csv, char *why, size_t len)
+{
+    FILE *f = fopen(csv, "r");
+    kit_ncu_row *rows = NULL;
     size_t n = 0;
-    if (!f || kit_trace_read(f, &acc, &n, err, sizeof err) != 0) {
-        set(out, V_WRONG, "no readable shared-memory trace (%s)", f ? err : "the runner wrote none");
+    char err[160];
+    if (!f || kit_ncu_read(f, &rows, &n, err, sizeof err) != 0) {
+        snprintf(why, len, "%s", f ? err : "ncu wrote no CSV");
         if (f)
             fclose(f);
-        return;
+        return -1;
     }
     fclose(f);
-    kit_bank_model model = {32, 4};
-    kit_bank_report r;
-    if (kit_bank_simulate(&model, acc, n, &r, err, sizeof err) != 0) {
-        set(out, V_WRONG, "the shared-memory trace is invalid: %s", err);
-    } else {
-        if ((long long)r.load.conflicts > t->max_conflicts)
-            set(out, V_WRONG, "bank conflicts %llu > %lld (simulated, shared loads)",
-                (unsigned long long)r.load.conflicts, t->max_conflicts);
-        else
-            set(out, V_PASS, "pass (bank conflicts %llu <= %lld, simulated)", (unsigned long long)r.load.conflicts,
-                t->max_conflicts);
+    long long total = -1;
+    for (size_t x = 0; x < n; x++)
+        if (strcmp(rows[x].metric, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") == 0)
+            total = (total < 0 ? 0 : total) + (long long)rows[x].value;
+    if (total < 0)
+        snprintf(why, len, "ncu measured no launch of the kernel");
+    free(rows);
+    return total;
+}
+
+/*
+ * Checks the test's conflict threshold, after the output was found right. CPU mode: the runner
+ * wrote the measured kernel's shared-memory trace, and the grader counts its load conflicts with
+ * the simulator, in its own process. GPU mode: ncu measured the kernel. A count that could not be
+ * had (no ncu, counters not readable) is reported as "not measured", never as zero.
+ */
+static void judge_conflicts(const spec_test *t, const check_env *env, const char *trace, const char *csv,
+                            const char *err_path, check_result *out)
+{
+    if (!t->conflict_cmp || out->v != V_PASS)
+        return;
+    const char *op = t->conflict_cmp == '<' ? "<=" : t->conflict_cmp == '>' ? ">=" : "==";
+    char tol[32] = "";
+    if (t->tolerance_pct)
+        snprintf(tol, sizeof tol, " (+-%d%%)", t->tolerance_pct);
+    long long value = -1;
+    char how[96], why[200] = "";
+    if (env->simulated) {
+        snprintf(how, sizeof how, "simulated");
+        FILE *f = fopen(trace, "r");
+        kit_access *acc = NULL;
+        size_t n = 0;
+        char err[160];
+        if (!f || kit_trace_read(f, &acc, &n, err, sizeof err) != 0) {
+            set(out, V_WRONG, "no readable shared-memory trace (%s)", f ? err : "the runner wrote none");
+            if (f)
+                fclose(f);
+            return;
+        }
+        fclose(f);
+        kit_bank_model model = {32, 4};
+        kit_bank_report r;
+        if (kit_bank_simulate(&model, acc, n, &r, err, sizeof err) != 0) {
+            set(out, V_WRONG, "the shared-memory trace is invalid: %s", err);
+            free(acc);
+            return;
+        }
+        value = (long long)r.load.conflicts;
         kit_bank_free(&r);
+        free(acc);
+    } else if (!env->ncu) {
+        set(out, V_PASS, "pass (bank conflicts not measured: %s)", env->ncu_why ? env->ncu_why : "no ncu");
+        return;
+    } else {
+        char line[400] = "";
+        FILE *e = fopen(err_path, "r");
+        int no_counters = 0;
+        while (e && fgets(line, sizeof line, e))
+            no_counters |= strstr(line, "ERR_NVGPUCTRPERM") != NULL;
+        if (e)
+            fclose(e);
+        if (no_counters) {
+            set(out, V_PASS, "pass (bank conflicts not measured: ERR_NVGPUCTRPERM, the GPU's counters are not readable)");
+            return;
+        }
+        value = ncu_conflicts(csv, why, sizeof why);
+        if (value < 0) {
+            set(out, V_PASS, "pass (bank conflicts not measured: %s)", why);
+            return;
+        }
+        snprintf(how, sizeof how, "measured by ncu%s%s", env->arch ? " on " : "", env->arch ? env->arch : "");
     }
-    free(acc);
+    char note[96] = "";
+    if (!env->simulated && t->arch[0] && env->arch && strcmp(t->arch, env->arch) != 0)
+        snprintf(note, sizeof note, "; calibrated on %s", t->arch);
+    if (meets(t, value))
+        set(out, V_PASS, "pass (bank conflicts %lld %s %lld%s, %s%s)", value, op, t->conflicts, tol, how, note);
+    else
+        set(out, V_WRONG, "bank conflicts %lld, not %s %lld%s (%s%s)", value, op, t->conflicts, tol, how, note);
 }
 
 void check_test(const spec_test *t, const check_env *env, check_result *out)
@@ -205,43 +271,45 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         set(out, V_ERROR, "%s", "grader could not generate the input");
         goto done;
     }
-    if (is_pbs) { /* the launch, and a request for the trace when conflicts are checked */
+    int measured = t->conflict_cmp != 0;
+    char trace[4200], csv[4200];
+    snprintf(trace, sizeof trace, "%s/conflicts.trace", env->workdir);
+    snprintf(csv, sizeof csv, "%s/conflicts.csv", env->workdir);
+    if ((is_pbs || is_merge) && t->blocks > 0) { /* a kernel lab: the launch, and whether to run the measured kernel */
         Q = malloc(4 * sizeof *Q);
         if (!Q) {
             set(out, V_ERROR, "%s", "grader out of memory");
             goto done;
         }
-        Q[0] = t->alg;
-        Q[1] = t->blocks;
-        Q[2] = t->threads;
-        Q[3] = t->max_conflicts >= 0;
-        q = 4;
-        char trace[4200];
-        snprintf(trace, sizeof trace, "%s/pbs.trace", env->workdir);
-        remove(trace); /* never judge an earlier test's trace */
-        if (t->max_conflicts >= 0) {
-            /* The runner may run as another user (the grader as root runs tests as nobody): give it
-               an empty trace file of its own to write, in the scratch folder it cannot create in. */
-            int fd = open(trace, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-            if (fd < 0 || (env->uid != 0 && fchown(fd, env->uid, env->gid) != 0)) {
-                set(out, V_ERROR, "could not prepare %s for the runner", trace);
-                if (fd >= 0)
-                    close(fd);
-                goto done;
-            }
-            close(fd);
-        }
+        q = 0;
+        if (is_pbs)
+            Q[q++] = t->alg;
+        Q[q++] = t->blocks;
+        Q[q++] = t->threads;
+        if (is_merge)
+            Q[q++] = t->tile;
+        if (is_pbs || measured)
+            Q[q++] = measured;
     }
-    if (is_merge && t->blocks > 0) { /* a kernel lab: the launch travels as three queries */
-        Q = malloc(3 * sizeof *Q);
-        if (!Q) {
-            set(out, V_ERROR, "%s", "grader out of memory");
+    char sanitizer_log[4200];
+    snprintf(sanitizer_log, sizeof sanitizer_log, "%s/sanitizer.log", env->workdir);
+    remove(trace); /* never judge an earlier test's measurement */
+    remove(csv);
+    remove(sanitizer_log);
+    /* The runner, ncu or compute-sanitizer may run as another user (the grader as root runs tests as
+       nobody): give each file they write an empty one of their own, in a folder they cannot create in. */
+    const char *prepared[2] = {measured ? (env->simulated ? trace : csv) : NULL, env->sanitizer ? sanitizer_log : NULL};
+    for (int x = 0; x < 2; x++) {
+        if (!prepared[x])
+            continue;
+        int fd = open(prepared[x], O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0 || (env->uid != 0 && fchown(fd, env->uid, env->gid) != 0)) {
+            set(out, V_ERROR, "could not prepare %s for the runner", prepared[x]);
+            if (fd >= 0)
+                close(fd);
             goto done;
         }
-        Q[0] = t->blocks;
-        Q[1] = t->threads;
-        Q[2] = t->tile;
-        q = 3;
+        close(fd);
     }
     if (!is_merge && !is_pbs && !(Q = choose_ranks(t, &q))) {
         set(out, V_ERROR, "%s", "grader out of memory");
@@ -279,8 +347,10 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.timeout_s = t->timeout_s > 0 ? t->timeout_s : env->timeout_s;
     lim.cpu_s = (long)lim.timeout_s + 1;
     lim.file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
-    if (is_pbs && t->max_conflicts >= 0) /* the trace: at most 48 reads per query and a padded key list per block, 32 bytes a line */
-        lim.file_bytes += (long long)(n * 48 + (uint64_t)t->blocks * (m + 64 + (uint64_t)t->threads)) * 32;
+    if (measured) /* the trace: at most 48 reads per key or query, and a tile per block, 32 bytes a line */
+        lim.file_bytes += (long long)((m + n) * 48 + (uint64_t)t->blocks * (m + 64 + (uint64_t)t->threads * 40)) * 32;
+    if (measured && !env->simulated)
+        lim.timeout_s *= 4; /* ncu replays the kernel */
     lim.cwd = env->workdir;
     lim.nproc = env->nproc;
     lim.uid = env->uid;
@@ -289,7 +359,32 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.stdin_path = req_path;
     lim.stdout_path = res_path;
     lim.stderr_path = err_path;
-    char *argv[] = {(char *)env->runner, (char *)"--serve", NULL};
+    char *argv[16];
+    int argc = 0;
+    char kernel_filter[80];
+    if (measured && !env->simulated && env->ncu) {
+        /* ncu measures the lab's kernel. With --log-file its own notes go to the log, not to stdout,
+           where the reply goes. (--quiet makes ncu 2025.3 exit 1 here, so it is not used.) */
+        snprintf(kernel_filter, sizeof kernel_filter, "regex:%s", t->kernel[0] ? t->kernel : is_pbs ? "pbs_kernel" : ".");
+        argv[argc++] = (char *)env->ncu;
+        argv[argc++] = (char *)"--csv";
+        argv[argc++] = (char *)"--log-file";
+        argv[argc++] = csv;
+        argv[argc++] = (char *)"--metrics";
+        argv[argc++] = (char *)"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+        argv[argc++] = (char *)"--kernel-name";
+        argv[argc++] = kernel_filter;
+    } else if (env->sanitizer) {
+        /* compute-sanitizer's report goes to a log, not to stdout, where the reply goes. */
+        argv[argc++] = (char *)env->sanitizer;
+        argv[argc++] = (char *)"--log-file";
+        argv[argc++] = sanitizer_log;
+        argv[argc++] = (char *)"--error-exitcode";
+        argv[argc++] = (char *)"86";
+    }
+    argv[argc++] = (char *)env->runner;
+    argv[argc++] = (char *)"--serve";
+    argv[argc] = NULL;
     sb_result run;
     if (sb_run(argv, &lim, &run) != 0) {
         set(out, V_ERROR, "%s", "grader could not fork");
@@ -301,9 +396,24 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         set(out, V_TIMEOUT, "%s", how);
         goto done;
     }
+    if (env->sanitizer && !(measured && !env->simulated && env->ncu) && run.kind == SB_EXITED && run.code == 86) {
+        /* The report's first finding, such as "Invalid __global__ write of size 4 bytes", not its banner. */
+        line[0] = '\0';
+        FILE *log = fopen(sanitizer_log, "r");
+        char text[160];
+        while (log && fgets(text, sizeof text, log))
+            if (!line[0] && (strstr(text, "Invalid") || strstr(text, "rror") || strstr(text, "Hazard"))) {
+                text[strcspn(text, "\r\n")] = '\0';
+                snprintf(line, sizeof line, "%s", text + strspn(text, "= "));
+            }
+        if (log)
+            fclose(log);
+        set(out, V_CRASH, "compute-sanitizer found errors%s%s", line[0] ? ": " : "", line);
+        goto done;
+    }
     if (run.kind != SB_EXITED || run.code != 0) {
         first_line(err_path, line, sizeof line);
-        char msg[256];
+        char msg[400];
         snprintf(msg, sizeof msg, "%s%s%s", how, line[0] ? ": " : "", line);
         set(out, run.kind == SB_ERROR ? V_ERROR : V_CRASH, "%s", msg);
         goto done;
@@ -347,10 +457,10 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         judge_merge(t, A, B, (char *)rC + (size_t)KIT_GUARD_ELEMS * size, out);
     } else if (is_pbs) {
         judge_pbs(t, A, B, R, out);
-        judge_conflicts(t, env, out);
     } else {
         judge_co_rank(t, A, B, Q, q, R, out);
     }
+    judge_conflicts(t, env, trace, csv, err_path, out);
 done:
     free(A);
     free(B);

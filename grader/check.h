@@ -30,8 +30,13 @@ typedef struct check_env {
     const char *workdir;  /**< scratch folder for request, reply and logs */
     int timeout_s;        /**< default wall-clock limit per test */
     long nproc;           /**< processes and threads a test may add (sb_limits.nproc), 0 for no limit */
-    unsigned uid, gid;    /**< the user a test runs as when the grader is root (sb_limits.uid), 0 to stay root */
+    unsigned uid;         /**< the user a test runs as when the grader is root (sb_limits.uid), 0 to stay root */
+    unsigned gid;         /**< that user's group */
     int simulated;        /**< 1 when the runner is a CPU build: conflicts are counted from its trace */
+    const char *ncu;      /**< Nsight Compute, for conflict thresholds in GPU mode; NULL: "not measured" */
+    const char *ncu_why;  /**< why there is no ncu, for the "not measured" note */
+    const char *arch;     /**< the GPU's architecture, for example sm_90, or NULL */
+    const char *sanitizer; /**< compute-sanitizer, to run every GPU test under it (--sanitize), or NULL */
 } check_env;
 
 /**

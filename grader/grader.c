@@ -54,6 +54,11 @@ typedef struct options {
     int nproc;                /* processes and threads a test may add */
     const char *sandbox_user; /* who compiles and runs submissions when the grader is root */
     unsigned uid, gid;        /* ...as ids; 0 when the grader is not root (or told to stay root) */
+    const char *ncu;          /* GPU mode: Nsight Compute for conflict thresholds, or NULL */
+    const char *ncu_why;      /* why there is none, when NULL */
+    const char *arch;         /* GPU mode: the GPU's architecture, sm_XY */
+    int sanitize;             /* GPU mode: run every test under compute-sanitizer */
+    const char *sanitizer;    /* ...found here */
 } options;
 
 /*
@@ -103,7 +108,9 @@ static void usage(FILE *f, const char *prog)
             "  --keep                keep the scratch folders\n"
             "  --nproc N             processes and threads a test may start (default 64)\n"
             "  --sandbox-user NAME   when run as root, compile and run submissions as this user (default nobody);\n"
-            "                        'root' keeps root, which no limit on processes then holds\n",
+            "                        'root' keeps root, which no limit on processes then holds\n"
+            "  --ncu PATH            Nsight Compute, which measures conflicts in GPU mode (default ncu found in PATH)\n"
+            "  --sanitize            GPU mode: run every test under compute-sanitizer (memcheck); errors are a crash\n",
             prog);
 }
 
@@ -140,6 +147,9 @@ static int parse_options(int argc, char **argv, options *o)
             continue;
         } else if (strcmp(a, "--force") == 0) {
             o->force = 1;
+            continue;
+        } else if (strcmp(a, "--sanitize") == 0) {
+            o->sanitize = 1;
             continue;
         } else if (!v) {
             fprintf(stderr, "grader: %s needs a value (try --help)\n", a);
@@ -193,6 +203,8 @@ static int parse_options(int argc, char **argv, options *o)
             bad = parse_int(v, 1, 100000, &o->nproc);
         } else if (strcmp(a, "--sandbox-user") == 0) {
             o->sandbox_user = v;
+        } else if (strcmp(a, "--ncu") == 0) {
+            o->ncu = v;
         } else {
             fprintf(stderr, "grader: unknown option %s (try --help)\n", a);
             return -1;
@@ -247,6 +259,75 @@ static const char *find_tool(const char *name, const char *fallback, char *buf, 
         return NULL;
     fmt(buf, len, "%s", fallback);
     return access(buf, X_OK) == 0 ? buf : NULL;
+}
+
+/* The first line of a trusted command's output (stdout and stderr), or "" if it printed none. */
+static void command_line(const char *cmd, const char *want, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!buf[0] || (want && strstr(line, want)))
+            fmt(buf, len, "%s", line);
+    }
+    pclose(p);
+}
+
+/*
+ * GPU mode's preflight: the nvcc and ncu versions, the GPU and its architecture, and whether
+ * ncu can read the performance counters (it runs the kit's bankcheck once). Without ncu or
+ * readable counters, conflict thresholds are reported as not measured.
+ */
+static void preflight(options *o, const char *nvcc)
+{
+    static char ncu_buf[4096], arch[16], why[160], san_buf[4096];
+    char line[512], cmd[8400], gpu[256];
+    fmt(cmd, sizeof cmd, "'%s' --version 2>&1", nvcc);
+    command_line(cmd, "release", line, sizeof line);
+    printf("preflight: nvcc: %s\n", line[0] ? line : "(no version)");
+    command_line("nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>&1", NULL, gpu, sizeof gpu);
+    char *comma = strrchr(gpu, ',');
+    int major = 0, minor = 0;
+    if (comma && sscanf(comma + 1, " %d.%d", &major, &minor) == 2) {
+        fmt(arch, sizeof arch, "sm_%d%d", major, minor);
+        o->arch = arch;
+    }
+    printf("preflight: GPU: %s%s%s\n", gpu[0] ? gpu : "(nvidia-smi printed nothing)", o->arch ? " -> " : "",
+           o->arch ? o->arch : "");
+    const char *ncu = find_tool(o->ncu ? o->ncu : "ncu", o->ncu ? NULL : "/usr/local/cuda/bin/ncu", ncu_buf, sizeof ncu_buf);
+    o->ncu = NULL;
+    if (!ncu) {
+        o->ncu_why = "no ncu (install Nsight Compute or pass --ncu PATH)";
+    } else {
+        fmt(cmd, sizeof cmd, "'%s' --version 2>&1", ncu);
+        command_line(cmd, "Version", line, sizeof line);
+        printf("preflight: ncu: %s\n", line[0] ? line : "(no version)");
+        char probe[4200];
+        fmt(probe, sizeof probe, "%s/build/tools/bankcheck", o->kit);
+        if (access(probe, X_OK) != 0) {
+            o->ncu = ncu; /* nothing to probe with: try, and report what each test gets */
+            printf("preflight: performance counters: not checked (%s missing; run make)\n", probe);
+        } else {
+            fmt(cmd, sizeof cmd, "'%s' --launch-count 1 --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum '%s' 2>&1",
+                ncu, probe);
+            command_line(cmd, "ERR_NVGPUCTRPERM", line, sizeof line);
+            if (strstr(line, "ERR_NVGPUCTRPERM")) {
+                fmt(why, sizeof why, "ERR_NVGPUCTRPERM: this user may not read the GPU's performance counters");
+                o->ncu_why = why;
+            } else {
+                o->ncu = ncu;
+            }
+            printf("preflight: performance counters: %s\n", o->ncu ? "readable" : why);
+        }
+    }
+    if (o->sanitize) {
+        o->sanitizer = find_tool("compute-sanitizer", "/usr/local/cuda/bin/compute-sanitizer", san_buf, sizeof san_buf);
+        printf("preflight: compute-sanitizer: %s\n", o->sanitizer ? o->sanitizer : "not found; --sanitize ignored");
+    }
 }
 
 /* Is an NVIDIA GPU there? The driver lists each GPU under /proc/driver/nvidia/gpus. */
@@ -551,7 +632,8 @@ static void grade_lab(const options *o, const char *submission, const char *comp
 
     char runner[4400];
     fmt(runner, sizeof runner, "%s/runner", bindir);
-    check_env env = {runner, scratch, o->timeout_s, o->nproc, o->uid, o->gid, cpu};
+    check_env env = {runner, scratch, o->timeout_s, o->nproc, o->uid, o->gid, cpu,
+                     cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer};
     for (int t = 0; t < spec->ntasks; t++) {
         task_result *r = &res->tasks[t];
         r->points = 0;
@@ -851,6 +933,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "grader: no lab matches the --lab selection\n");
         return 2;
     }
+    if (!cpu)
+        preflight(&o, compiler);
+    else
+        printf("preflight: CPU mode: conflict thresholds are counted by the kit's simulator (\"simulated\")\n");
     grading g = {&o, compiler, cpu, libkit_abs, names, nlabs};
     if (o.batch) {
         printf("Grading every submission in %s into %s (runners built %s)\n", o.batch, o.gradebook,

@@ -12,7 +12,7 @@
 
 /** What one spec test came to. */
 typedef struct test_result {
-    verdict v;
+    verdict v;                  /**< the verdict */
     int skipped;                /**< 1 when not run because an earlier test of its task timed out */
     double seconds;             /**< wall-clock time of the run, 0 when not run */
     char detail[REPORT_DETAIL]; /**< one line; may hold untrusted text (compiler or runner output) */
@@ -20,28 +20,30 @@ typedef struct test_result {
 
 /** What one task came to: all or nothing over its tests. */
 typedef struct task_result {
-    verdict v;
-    int points;
+    verdict v;                  /**< the task's verdict: its first failing test's, or pass */
+    int points;                 /**< points earned: all of the task's, or 0 */
     char detail[REPORT_DETAIL]; /**< "pass (N tests)" or the first failing test's line */
 } task_result;
 
 /** One graded lab: its spec (public and hidden tests) and the results. */
 typedef struct lab_result {
-    spec_lab spec;
+    spec_lab spec;                         /**< the lab's spec, public and hidden tests */
     int spec_ok;                           /**< 0 when the spec could not be read: nothing below is valid */
-    char spec_error[REPORT_DETAIL];
-    task_result tasks[SPEC_MAX_TASKS];
+    char spec_error[REPORT_DETAIL];        /**< why the spec could not be read */
+    task_result tasks[SPEC_MAX_TASKS];     /**< parallel to spec.tasks */
     test_result tests[SPEC_MAX_TESTS];     /**< parallel to spec.tests */
-    int points, max_points;
+    int points;                            /**< points earned in the lab */
+    int max_points;                        /**< points possible in the lab */
 } lab_result;
 
 /** A whole submission's results. */
 typedef struct grade_report {
     char submission[4096]; /**< as the user named it; untrusted text */
     const char *mode;      /**< "cpu" or "gpu": how the runners were built */
-    int nlabs;
-    lab_result labs[REPORT_MAX_LABS];
-    int points, max_points;
+    int nlabs;             /**< labs graded */
+    lab_result labs[REPORT_MAX_LABS]; /**< their results, in lab order */
+    int points;            /**< points earned in all */
+    int max_points;        /**< points possible in all */
     double seconds;        /**< wall-clock time of the whole grading */
 } grade_report;
 

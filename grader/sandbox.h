@@ -16,9 +16,10 @@ typedef struct sb_limits {
     const char *stdout_path; /**< file for stdout, or NULL for /dev/null */
     const char *stderr_path; /**< file for stderr, or NULL for /dev/null */
     char *const *envp;       /**< the child's whole environment (NULL for an empty one) */
-    unsigned uid, gid;       /**< when uid is not 0 and the grader runs as root, the child runs as this user
-                                  and group with no supplementary groups; if they cannot be set, the child
+    unsigned uid;            /**< when not 0 and the grader runs as root, the child runs as this user (and
+                                  gid), with no supplementary groups; if they cannot be set, the child
                                   does not run (SB_ERROR). Ignored when the grader is not root */
+    unsigned gid;            /**< the group that goes with uid */
     int no_network;          /**< when the grader is root, the child gets a network namespace of its own
                                   (a loopback device, down: no network). Best effort: where the kernel
                                   refuses (a container without CAP_SYS_ADMIN), the child keeps the host's */

@@ -92,10 +92,29 @@ static const char *test_option(spec_test *t, char *kv)
     } else if (strcmp(key, "queries") == 0) {
         if (kit_pbs_queries_parse(val, &t->queries))
             return "queries must be keys, range or worst";
-    } else if (strcmp(key, "max_conflicts") == 0) {
+    } else if (strcmp(key, "conflicts<") == 0 || strcmp(key, "conflicts>") == 0 || strcmp(key, "conflicts") == 0) {
+        /* conflicts<=N and conflicts>=N split at their '='; conflicts==N leaves "=N" as the value. */
+        if (key[9] == '\0' && *val++ != '=')
+            return "a conflict threshold reads conflicts<=N, conflicts==N or conflicts>=N";
         if (parse_num(val, 0, 1LL << 40, &v))
-            return "max_conflicts must lie in 0 .. 2^40";
-        t->max_conflicts = v;
+            return "a conflict threshold N must lie in 0 .. 2^40";
+        t->conflict_cmp = key[9] == '\0' ? '=' : key[9];
+        t->conflicts = v;
+    } else if (strcmp(key, "tolerance") == 0) {
+        char num[16];
+        snprintf(num, sizeof num, "%s", val);
+        size_t len = strlen(num);
+        if (len > 0 && num[len - 1] == '%')
+            num[len - 1] = '\0';
+        if (parse_num(num, 0, 100, &v))
+            return "tolerance must be a percentage, 0 .. 100";
+        t->tolerance_pct = (int)v;
+    } else if (strcmp(key, "arch") == 0 || strcmp(key, "kernel") == 0) {
+        char *dst = key[0] == 'a' ? t->arch : t->kernel;
+        size_t room = key[0] == 'a' ? sizeof t->arch : sizeof t->kernel;
+        if (!plain_name(val, room))
+            return "arch and kernel must be plain names";
+        snprintf(dst, room, "%s", val);
     } else if (strcmp(key, "timeout") == 0) {
         if (parse_num(val, 1, 3600, &v))
             return "timeout must lie in 1 .. 3600 seconds";
@@ -119,7 +138,6 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
     t->type = KIT_TYPE_I32;
     t->gen = KIT_GEN_RANDOM;
     t->seed = 1;
-    t->max_conflicts = -1;
     if ((t->task = spec_find_task(lab, task)) < 0)
         return "test names an undeclared task";
     if (strcmp(vis, "public") != 0 && strcmp(vis, "hidden") != 0)
@@ -142,6 +160,10 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
         return "test needs op=";
     if (t->m + t->n > (1LL << 28))
         return "m + n must not exceed 2^28";
+    if (t->conflict_cmp && t->blocks == 0)
+        return "a conflict threshold needs the kernel's launch (blocks=, threads=)";
+    if ((t->tolerance_pct || t->arch[0] || t->kernel[0]) && !t->conflict_cmp)
+        return "tolerance, arch and kernel go with a conflict threshold";
     if (strcmp(t->op, "pbs") == 0) {
         if (t->blocks == 0 || t->threads % 32 != 0 || t->tile != 0 || t->m < 1)
             return "op=pbs needs m >= 1 keys, blocks, and threads a multiple of 32 (no tile)";

@@ -39,7 +39,11 @@ typedef struct spec_test {
     int timeout_s;          /**< wall-clock limit, 0 for the grader's default */
     int alg;                /**< pbs: the search, 0 (PBS), 1 (PBS-CF) or 2 (PBS-CL) */
     kit_pbs_queries queries; /**< pbs: the query set */
-    long long max_conflicts; /**< the most shared-memory load conflicts allowed (counted in the CPU mode), or -1 for no check */
+    char conflict_cmp;       /**< a conflict threshold: '<' (conflicts<=N), '=' (conflicts==N), '>' (conflicts>=N), or 0 for none */
+    long long conflicts;     /**< N: shared-memory load conflicts of the measured kernel */
+    int tolerance_pct;       /**< slack around N, in percent of N (tolerance=P%) */
+    char arch[16];           /**< the architecture N was calibrated on, for example sm_90 (arch=), or "" */
+    char kernel[48];         /**< the kernel ncu measures (kernel=NAME), in GPU mode */
 } spec_test;
 
 /** A lab's whole spec: the public file plus, when present, its hidden tests. */
@@ -72,7 +76,11 @@ typedef struct spec_lab {
  * Test keys: op, type, m, n, gen, seed, ranks, check (values|bound), timeout,
  * and for kernel labs blocks, threads (1..1024) and tile, given together.
  * op=pbs (lab 6) takes blocks and threads (a multiple of 32) without tile, m >= 1 keys,
- * n queries, alg (pbs|cf|cl), queries (keys|range|worst) and max_conflicts.
+ * n queries, alg (pbs|cf|cl) and queries (keys|range|worst).
+ * A conflict threshold on the lab's measured kernel (the shared-memory load conflicts that the
+ * simulator counts in CPU mode and ncu measures in GPU mode): conflicts<=N, conflicts==N or
+ * conflicts>=N, with optional tolerance=P% (of N), arch=sm_XX (where N was calibrated) and
+ * kernel=NAME (the kernel ncu measures). A kernel test needs its launch (blocks=...).
  *
  * @param[in]     f      the spec
  * @param[in]     name   the file's name, for messages

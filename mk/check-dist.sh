@@ -27,7 +27,7 @@ for must in README.md Makefile labs/01-sequential-merge/merge_sequential.cuh lab
     grader/grader.c common/kit.h handouts/01-sequential-merge.md; do
     [ -f "$root/$must" ] && ok "the tarball has $must" || bad "the tarball lacks $must"
 done
-for mustnot in solutions grader/hidden grader/tests/submissions; do
+for mustnot in solutions grader/hidden grader/tests/submissions handouts/answers; do
     [ ! -e "$root/$mustnot" ] && ok "the tarball has no $mustnot/" || bad "the tarball ships $mustnot/"
 done
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs the student version of the kit: every tracked file except the reference
-# solutions, the hidden tests and the broken-submission corpus (which is built
-# from the solutions). Usage: dist-student.sh OUT_DIR; prints the tarball's path.
+# solutions, the hidden tests, the model answers to the handouts' questions
+# (handouts/answers/, for the instructor build of the handbook only) and the
+# broken-submission corpus (which is built from the solutions). Usage: dist-student.sh OUT_DIR; prints the tarball's path.
 set -eu
 out=${1:-build/dist}
 name=gpu-merge-kit-student
@@ -14,7 +15,7 @@ list=$(mktemp)
 trap 'rm -f "$list"' EXIT
 # Tracked files as they are in the working tree; what is left out never ships.
 git ls-files -z | tr '\0' '\n' |
-    grep -v -E '^(solutions/|grader/hidden/|grader/tests/submissions/)' |
+    grep -v -E '^(solutions/|grader/hidden/|grader/tests/submissions/|handouts/answers/)' |
     while IFS= read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done >"$list"
 tar -czf "$out/$name.tar.gz" --sort=name --owner=0 --group=0 --numeric-owner \
     --transform "s,^,$name/," -T "$list"

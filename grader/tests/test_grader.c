@@ -111,22 +111,35 @@ static void test_spec_pbs(void)
 {
     char text[2048], err[256];
     snprintf(text, sizeof text, "%s%s", GOOD,
-             "test merge public p1 op=pbs type=i64 m=100 n=50 alg=cl queries=worst blocks=2 threads=64 max_conflicts=26\n"
-             "test merge public p2 op=pbs m=1 n=5 alg=cf blocks=1 threads=32\n");
+             "test merge public p1 op=pbs type=i64 m=100 n=50 alg=cl queries=worst blocks=2 threads=64 conflicts<=26 "
+             "tolerance=5% arch=sm_90 kernel=pbs_kernel\n"
+             "test merge public p2 op=pbs m=1 n=5 alg=cf blocks=1 threads=32\n"
+             "test merge public p3 op=merge m=10 n=5 blocks=1 threads=32 tile=15 conflicts==0\n"
+             "test merge public p4 op=merge m=10 n=5 blocks=1 threads=32 tile=15 conflicts>=7\n");
     memset(&lab, 0, sizeof lab);
     int rc = parse(text, 0, err, sizeof err);
     KIT_ASSERT_MSG(rc == 0, "pbs spec refused: %s", err);
     const spec_test *t = &lab.tests[2];
-    CU_ASSERT(t->alg == 2 && t->queries == KIT_PBS_WORST && t->blocks == 2 && t->threads == 64 && t->max_conflicts == 26);
+    CU_ASSERT(t->alg == 2 && t->queries == KIT_PBS_WORST && t->blocks == 2 && t->threads == 64);
+    CU_ASSERT(t->conflict_cmp == '<' && t->conflicts == 26 && t->tolerance_pct == 5);
+    CU_ASSERT_STRING_EQUAL(t->arch, "sm_90");
+    CU_ASSERT_STRING_EQUAL(t->kernel, "pbs_kernel");
     t = &lab.tests[3];
-    CU_ASSERT(t->alg == 1 && t->queries == KIT_PBS_KEYS && t->max_conflicts == -1);
+    CU_ASSERT(t->alg == 1 && t->queries == KIT_PBS_KEYS && t->conflict_cmp == 0);
+    CU_ASSERT(lab.tests[4].conflict_cmp == '=' && lab.tests[4].conflicts == 0);
+    CU_ASSERT(lab.tests[5].conflict_cmp == '>' && lab.tests[5].conflicts == 7);
     expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf blocks=1 threads=48", "multiple of 32");
     expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf", "multiple of 32");
     expect_bad("test merge public t3 op=pbs m=0 n=5 alg=cf blocks=1 threads=32", "m >= 1");
     expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf blocks=1 threads=32 tile=4", "no tile");
     expect_bad("test merge public t3 op=pbs m=10 n=5 alg=xx blocks=1 threads=32", "alg must be");
     expect_bad("test merge public t3 op=pbs m=10 n=5 queries=all blocks=1 threads=32", "queries must be");
-    expect_bad("test merge public t3 op=pbs m=10 n=5 max_conflicts=-1 blocks=1 threads=32", "max_conflicts");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 conflicts<=-1 blocks=1 threads=32", "threshold N");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 conflicts=5 blocks=1 threads=32", "conflicts<=N");
+    expect_bad("test merge public t3 op=merge m=10 n=5 conflicts<=5", "launch");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 tolerance=5", "go with a conflict");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 conflicts<=1 tolerance=200", "percentage");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 conflicts<=1 kernel=a/b", "plain");
 }
 
 static void test_spec_incomplete(void)

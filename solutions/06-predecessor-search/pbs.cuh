@@ -97,7 +97,7 @@ KIT_HD int pbs_window(Keys P, int K, kit_value_t<Keys> q, int lane)
     for (int delta = PBS_W * (J / 4); delta >= PBS_W; delta /= 2) {
         kit_value_t<Keys> key = P[pbs_slot(index, K)];
         /* Algorithm 1's test, "q >= key: go up". Algorithm 2 prints it the other way round. */
-        index = q >= key ? index + delta : index - delta;
+        index += q >= key ? delta : -delta;
     }
     kit_value_t<Keys> key = P[pbs_slot(index, K)];
     return q >= key ? index : index - PBS_W;

@@ -132,6 +132,23 @@ __device__ int cf_tile_co_rank(kit_shared<T> S, int diag, int n_a, int n_b, int 
 }
 
 /**
+ * One comparator of the register merge: puts the smaller of two keys first, ordered by key, then
+ * by origin (A before B, and in list order, so the merge is stable). A key whose origin is
+ * count or more belongs to no output and goes last.
+ */
+template <typename T>
+__device__ inline void cf_compare_exchange(T &k0, int &o0, T &k1, int &o1, int count)
+{
+    bool swap = o1 < count && (o0 >= count || k1 < k0 || (!(k0 < k1) && o1 < o0));
+    T k = swap ? k1 : k0;
+    k1 = swap ? k0 : k1;
+    k0 = k;
+    int o = swap ? o1 : o0;
+    o1 = swap ? o0 : o1;
+    o0 = o;
+}
+
+/**
  * CF-Merge of A (m keys) and B (n keys) into C, stable (ties keep A first). Each block merges
  * tiles of u*E outputs (tile t, t + gridDim.x, ...): one co-rank in global memory finds the
  * tile's parts of A and B; the block stores them permuted (rho(A u pi(B))); each thread finds its
@@ -191,20 +208,16 @@ __global__ void cf_merge_kernel(const T *A, int m, const T *B, int n, T *C)
             key[j] = S[o < count ? cf_slot(pos, E) : 0];
             origin[j] = o < count ? o : E + j; /* unowned keys sort after every owned one */
         }
-        /* Odd-even transposition: E passes of compare-exchange on neighbours, static indices only. */
-        KIT_UNROLL
-        for (int pass = 0; pass < E; pass++) {
+        /* Odd-even transposition: E passes of compare-exchange on neighbours, static indices only.
+           The passes go in pairs (even, odd) in a loop that is not unrolled, so the code holds one
+           pair of passes, not E; each pass is unrolled, so every index is a constant. */
+        for (int pair = 0; pair < (E + 1) / 2; pair++) {
             KIT_UNROLL
-            for (int p = pass & 1; p + 1 < E; p += 2) {
-                bool swap = origin[p + 1] < count &&
-                            (origin[p] >= count || key[p + 1] < key[p] || (!(key[p] < key[p + 1]) && origin[p + 1] < origin[p]));
-                T tk = swap ? key[p + 1] : key[p];
-                key[p + 1] = swap ? key[p] : key[p + 1];
-                key[p] = tk;
-                int to = swap ? origin[p + 1] : origin[p];
-                origin[p + 1] = swap ? origin[p] : origin[p + 1];
-                origin[p] = to;
-            }
+            for (int p = 0; p + 1 < E; p += 2)
+                cf_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
+            KIT_UNROLL
+            for (int p = 1; p + 1 < E; p += 2)
+                cf_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
         }
         KIT_UNROLL
         for (int j = 0; j < E; j++)

@@ -62,8 +62,8 @@ static int report_trace(const char *path, int alg, int K, int threads)
 
 /*
  * Grader request "pbs": A holds the K sorted keys, B the queries, Q the launch (alg, blocks,
- * threads) and optionally a 4th value 1 to write the CPU build's trace to "pbs.trace" in the
- * current folder. R is one answer per query.
+ * threads) and a 4th value, 1 to write the CPU build's trace of the kernel to "conflicts.trace" in
+ * the current folder (on a GPU the grader measures the kernel with ncu). R is one answer per query.
  */
 static int serve_pbs(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
@@ -92,9 +92,9 @@ static int serve_pbs(const kit_req *req, void *A, void *B, const int64_t *Q, kit
     if (want_trace) {
         kit_access *acc;
         size_t n = kit_cpu_trace_stop(&acc);
-        FILE *f = fopen("pbs.trace", "w");
+        FILE *f = fopen("conflicts.trace", "w");
         if (!f || kit_trace_write(f, acc, n) != 0 || fclose(f) != 0)
-            fprintf(stderr, "cannot write pbs.trace\n");
+            fprintf(stderr, "cannot write conflicts.trace\n");
         free(acc);
     }
 #endif

@@ -41,9 +41,97 @@ static void launch_cf(kit_type t, const void *A, int m, const void *B, int n, vo
     }
 }
 
+/**
+ * The gather alone, the kernel whose conflicts lab 7 is graded on: one block stores the first
+ * tile permuted, then each thread reads its E keys in E rounds, with splits computed on the host.
+ * It writes every key it reads, so that no read is optimized away.
+ */
+template <typename T, int E>
+__global__ void cf_gather_probe(const T *A, int n_a, const T *B, const int *a_split, T *out)
+{
+    kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
+    int u = (int)blockDim.x, tile = u * E, i = (int)threadIdx.x;
+    for (int x = i; x < tile; x += u) {
+        T v = x < n_a ? A[x] : B[x - n_a];
+        S[cf_slot(x < n_a ? x : tile - 1 - (x - n_a), E)] = v;
+    }
+    __syncthreads();
+    int a_i = a_split[i], my_a = a_split[i + 1] - a_i;
+    KIT_UNROLL
+    for (int j = 0; j < E; j++) {
+        int origin;
+        T v = S[cf_slot(cf_gather_index(j, a_i, i * E - a_i, my_a, E, tile, &origin), E)];
+        out[(size_t)i * E + origin] = v;
+    }
+}
+
+template <typename T, int LO>
+struct lab07_probe_dispatch {
+    static void launch(const T *A, int n_a, const T *B, const int *a_split, T *out, int E, int u)
+    {
+        if (E != LO) {
+            lab07_probe_dispatch<T, LO + 1>::launch(A, n_a, B, a_split, out, E, u);
+            return;
+        }
+        void (*kernel)(const T *, int, const T *, const int *, T *) = cf_gather_probe<T, LO>;
+        size_t bytes = cf_merge_shared_bytes<T>(LO, u);
+        KIT_ALLOW_SHARED(kernel, bytes);
+        KIT_LAUNCH(kernel, 1, u, bytes, A, n_a, B, a_split, out);
+    }
+};
+template <typename T>
+struct lab07_probe_dispatch<T, 33> {
+    static void launch(const T *, int, const T *, const int *, T *, int, int) {}
+};
+
+/* Lab 7's measured kernel: the gather of the first full tile of the merge of A and B (none if the inputs are shorter). */
+template <typename T>
+static void lab07_measure_typed(kit_type t, const T *A, int m, const T *B, int n, kit_merge_cfg cfg)
+{
+    int E = cfg.tile, u = cfg.threads, tile = u * E;
+    if (E < 2 || E > 32 || u % CF_W != 0 || m + n < tile)
+        return;
+    int64_t *ranks = (int64_t *)kit_xmalloc(((size_t)tile + 1) * sizeof(int64_t));
+    int ta = (int)kit_co_rank_brute(t, A, (size_t)m, B, (size_t)n, (size_t)tile), tb = tile - ta;
+    kit_co_rank_all(t, A, (size_t)ta, B, (size_t)tb, ranks);
+    int *split = (int *)kit_xmalloc(((size_t)u + 1) * sizeof(int));
+    for (int i = 0; i <= u; i++)
+        split[i] = (int)ranks[(size_t)i * E];
+    T *d_A = (T *)kit_device_copy(A, (size_t)ta * sizeof(T) + 1), *d_B = (T *)kit_device_copy(B, (size_t)tb * sizeof(T) + 1);
+    int *d_split = (int *)kit_device_copy(split, ((size_t)u + 1) * sizeof(int));
+    T *d_out;
+    CUDA_CHECK(cudaMalloc(&d_out, (size_t)tile * sizeof(T)));
+    lab07_probe_dispatch<T, 2>::launch(d_A, ta, d_B, d_split, d_out, E, u);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    cudaFree(d_A);
+    cudaFree(d_B);
+    cudaFree(d_split);
+    cudaFree(d_out);
+    free(split);
+    free(ranks);
+}
+
+static void measure_cf(kit_type t, const void *A, int m, const void *B, int n, kit_merge_cfg cfg)
+{
+    switch (t) {
+    case KIT_TYPE_I32: lab07_measure_typed<int32_t>(t, (const int32_t *)A, m, (const int32_t *)B, n, cfg); break;
+    case KIT_TYPE_I64: lab07_measure_typed<int64_t>(t, (const int64_t *)A, m, (const int64_t *)B, n, cfg); break;
+    case KIT_TYPE_KV32: lab07_measure_typed<kit_kv32>(t, (const kit_kv32 *)A, m, (const kit_kv32 *)B, n, cfg); break;
+    }
+}
+
+/* Lab 7's launch when none is given: E = 15 keys per thread, 256 threads, a block per tile (at most 4096). */
+static kit_merge_cfg lab07_default_cfg(long long total)
+{
+    long long blocks = (total + 256 * 15 - 1) / (256 * 15);
+    kit_merge_cfg c = {(int)(blocks < 1 ? 1 : blocks > 4096 ? 4096 : blocks), 256, 15};
+    return c;
+}
+
 static const kit_merge_lab LAB07 = {"07-cf-gather:gather",
                                     "Lab 7: merge generated sorted arrays with cf_merge_kernel (--tile is E, 2 .. 32;\n"
                                     "--threads a multiple of 32) and check the result.",
-                                    launch_cf};
+                                    launch_cf, measure_cf, lab07_default_cfg};
 
 #endif
