@@ -240,6 +240,7 @@ static void judge_conflicts(const spec_test *t, const check_env *env, const char
         }
         snprintf(how, sizeof how, "measured by ncu%s%s", env->arch ? " on " : "", env->arch ? env->arch : "");
     }
+    out->conflicts = value;
     char note[96] = "";
     if (!env->simulated && t->arch[0] && env->arch && strcmp(t->arch, env->arch) != 0)
         snprintf(note, sizeof note, "; calibrated on %s", t->arch);
@@ -251,6 +252,7 @@ static void judge_conflicts(const spec_test *t, const check_env *env, const char
 
 void check_test(const spec_test *t, const check_env *env, check_result *out)
 {
+    out->conflicts = -1;
     size_t size = kit_type_size(t->type);
     size_t m = (size_t)t->m, n = (size_t)t->n;
     int is_merge = strcmp(t->op, "merge") == 0, is_pbs = strcmp(t->op, "pbs") == 0;

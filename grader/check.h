@@ -22,6 +22,7 @@ const char *verdict_name(verdict v);
 typedef struct check_result {
     verdict v; /**< the verdict */
     char detail[256]; /**< one line, for example "wrong output at index 3: expected 7, got 8" */
+    long long conflicts; /**< the measured kernel's shared-memory load conflicts, or -1 if none were counted */
 } check_result;
 
 /** Where and how tests run. */

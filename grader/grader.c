@@ -36,6 +36,7 @@ typedef struct options {
     const char *json;         /* ...and as JSON */
     const char *gradescope;   /* ...and as Gradescope's results.json */
     const char *junit;        /* ...and as JUnit XML */
+    const char *calibrate;    /* ...and every conflict threshold's measured count, as a thresholds file */
     const char *batch;        /* grade every subfolder of this folder */
     const char *gradebook;    /* batch mode's CSV gradebook */
     int force;                /* batch mode: regrade students already in the gradebook */
@@ -89,6 +90,8 @@ static void usage(FILE *f, const char *prog)
             "  --json FILE           also write every lab, task and test as JSON\n"
             "  --gradescope FILE     also write Gradescope's results.json (hidden tests shown after the due date)\n"
             "  --junit FILE          also write JUnit XML, a testcase per test, for CI systems\n"
+            "  --calibrate FILE      also write, for every conflict threshold, what was counted on this machine\n"
+            "                        (a thresholds file: grade the solutions on a new GPU and compare with the specs)\n"
             "  --batch DIR           grade every subfolder of DIR (one per student) into a CSV gradebook;\n"
             "                        students already in it are skipped, so an interrupted run resumes\n"
             "  --gradebook FILE      batch mode's gradebook (default gradebook.csv)\n"
@@ -203,6 +206,8 @@ static int parse_options(int argc, char **argv, options *o)
             bad = parse_int(v, 1, 100000, &o->nproc);
         } else if (strcmp(a, "--sandbox-user") == 0) {
             o->sandbox_user = v;
+        } else if (strcmp(a, "--calibrate") == 0) {
+            o->calibrate = v;
         } else if (strcmp(a, "--ncu") == 0) {
             o->ncu = v;
         } else {
@@ -215,7 +220,7 @@ static int parse_options(int argc, char **argv, options *o)
         }
         i++;
     }
-    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->expect >= 0)) {
+    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->expect >= 0)) {
         fprintf(stderr, "grader: --batch grades many submissions into a gradebook; it does not go with --submission, "
                         "--tsv, --json, --gradescope, --junit or --expect\n");
         return -1;
@@ -646,6 +651,7 @@ static void grade_lab(const options *o, const char *submission, const char *comp
             if (test->task != t)
                 continue;
             memset(tr, 0, sizeof *tr);
+            tr->conflicts = -1;
             if (whole != V_PASS) {
                 tr->v = whole;
                 fmt(tr->detail, sizeof tr->detail, "%s", why);
@@ -662,6 +668,7 @@ static void grade_lab(const options *o, const char *submission, const char *comp
             check_test(test, &env, &c);
             tr->seconds = kit_now_s() - start;
             tr->v = c.v;
+            tr->conflicts = c.conflicts;
             fmt(tr->detail, sizeof tr->detail, "%s", c.detail);
             tests++;
             timed_out = c.v == V_TIMEOUT;
@@ -847,6 +854,8 @@ static int write_reports(const options *o, const grade_report *rep)
         rc |= report_write_file(o->gradescope, report_gradescope, rep);
     if (o->junit)
         rc |= report_write_file(o->junit, report_junit, rep);
+    if (o->calibrate)
+        rc |= report_write_file(o->calibrate, report_calibration, rep);
     return rc;
 }
 

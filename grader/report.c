@@ -423,3 +423,25 @@ int report_write_file(const char *path, void (*writer)(FILE *, const grade_repor
     }
     return 0;
 }
+
+void report_calibration(FILE *f, const grade_report *r)
+{
+    fprintf(f, "# lab\ttest\tkernel\tthreshold\tmeasured\thow\tmode\n");
+    for (int l = 0; l < r->nlabs; l++) {
+        const lab_result *lab = &r->labs[l];
+        if (!lab->spec_ok)
+            continue;
+        for (int x = 0; x < lab->spec.ntests; x++) {
+            const spec_test *t = &lab->spec.tests[x];
+            if (!t->conflict_cmp)
+                continue;
+            const test_result *tr = &lab->tests[x];
+            fprintf(f, "%s\t%s\t%s\tconflicts%s%lld\t", lab->spec.lab, t->name, t->kernel[0] ? t->kernel : "-",
+                    t->conflict_cmp == '<' ? "<=" : t->conflict_cmp == '>' ? ">=" : "==", t->conflicts);
+            if (tr->conflicts >= 0)
+                fprintf(f, "%lld\t%s\t%s\n", tr->conflicts, strcmp(r->mode, "cpu") == 0 ? "simulated" : "ncu", r->mode);
+            else
+                fprintf(f, "not-measured\t-\t%s\n", r->mode);
+        }
+    }
+}

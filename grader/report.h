@@ -15,6 +15,7 @@ typedef struct test_result {
     verdict v;                  /**< the verdict */
     int skipped;                /**< 1 when not run because an earlier test of its task timed out */
     double seconds;             /**< wall-clock time of the run, 0 when not run */
+    long long conflicts;        /**< shared-memory load conflicts counted for a threshold, or -1 */
     char detail[REPORT_DETAIL]; /**< one line; may hold untrusted text (compiler or runner output) */
 } test_result;
 
@@ -46,6 +47,14 @@ typedef struct grade_report {
     int max_points;        /**< points possible in all */
     double seconds;        /**< wall-clock time of the whole grading */
 } grade_report;
+
+/**
+ * Writes a thresholds file: one line per test with a conflict threshold, tab-separated: lab, test,
+ * kernel, the spec's comparison and N, the count this run measured (or "not-measured"), how it was
+ * counted ("simulated" or "ncu"), and the mode's architecture. Grading the solutions on a new GPU
+ * with it shows which thresholds to recalibrate.
+ */
+void report_calibration(FILE *f, const grade_report *r);
 
 /** @return the score in percent (0 when nothing could be scored). */
 double report_percent(const grade_report *r);

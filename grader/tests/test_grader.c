@@ -691,6 +691,34 @@ static void test_report_table_and_tsv(void)
     free(tsv);
 }
 
+/* --calibrate's thresholds file: one line per test with a threshold, the count or "not-measured". */
+static void test_report_calibration(void)
+{
+    char err[256];
+    memset(&rep, 0, sizeof rep);
+    rep.mode = "cpu";
+    rep.nlabs = 1;
+    lab_result *lab = &rep.labs[0];
+    FILE *f = tmpfile();
+    fputs("lab 06-x\ntitle T\nfile x.cuh\ntask cf 5 cf\n"
+          "test cf public a op=pbs m=10 n=5 blocks=1 threads=32 conflicts<=0 kernel=pbs_kernel\n"
+          "test cf public b op=pbs m=10 n=5 blocks=1 threads=32\n"
+          "test cf public c op=pbs m=10 n=5 blocks=1 threads=32 conflicts>=7\n",
+          f);
+    rewind(f);
+    KIT_ASSERT_MSG(spec_parse(f, "t.spec", 0, &lab->spec, err, sizeof err) == 0, "spec: %s", err);
+    fclose(f);
+    lab->spec_ok = 1;
+    lab->tests[0].conflicts = 3;
+    lab->tests[1].conflicts = -1;
+    lab->tests[2].conflicts = -1;
+    char *out = write_report(report_calibration);
+    KIT_ASSERT_MSG(out && strstr(out, "06-x\ta\tpbs_kernel\tconflicts<=0\t3\tsimulated\tcpu\n") &&
+                       strstr(out, "06-x\tc\t-\tconflicts>=7\tnot-measured\t-\tcpu\n") && !strstr(out, "\tb\t"),
+                   "thresholds file:\n%s", out ? out : "(none)");
+    free(out);
+}
+
 static void test_report_write_file(void)
 {
     fill_report();
@@ -892,6 +920,7 @@ static void register_tests(void)
     kit_test_add(r, "JUnit XML", test_report_junit);
     kit_test_add(r, "table and TSV", test_report_table_and_tsv);
     kit_test_add(r, "files written through a temporary", test_report_write_file);
+    kit_test_add(r, "--calibrate: the thresholds file", test_report_calibration);
     kit_test_add(r, "the kit's hidden specs are marked hidden", test_hidden_specs_marked);
     CU_pSuite g = kit_test_suite("gradebook");
     kit_test_add(g, "CSV records", test_csv_records);
