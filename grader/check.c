@@ -63,19 +63,30 @@ static void first_line(const char *path, char *buf, size_t len)
  * `total`, every byte KIT_GUARD_BYTE. Returns 0 when all are intact, else
  * -1 with the changed element nearest to C named in out.
  */
-static int check_guards(const unsigned char *C, size_t total, size_t size, check_result *out)
+/*
+ * The canaries around the output, checked in the grader's own process. For a merge they surround
+ * C (total elements of `size` bytes); for pbs (answers = 1) they surround the int answers and are
+ * reported in bytes.
+ */
+static int check_guards(const unsigned char *C, size_t total, size_t size, int answers, check_result *out)
 {
     size_t guard = (size_t)KIT_GUARD_ELEMS * size;
     for (size_t b = guard; b-- > 0;) /* before C, nearest first */
         if (C[b] != KIT_GUARD_BYTE) {
-            set(out, V_WRONG, "out-of-bounds write: C[-%zu], before the output, was changed", (guard - b - 1) / size + 1);
+            if (answers)
+                set(out, V_WRONG, "out-of-bounds write: %zu bytes before the answers, was changed", guard - b);
+            else
+                set(out, V_WRONG, "out-of-bounds write: C[-%zu], before the output, was changed", (guard - b - 1) / size + 1);
             return -1;
         }
     const unsigned char *after = C + guard + total * size;
     for (size_t b = 0; b < guard; b++)
         if (after[b] != KIT_GUARD_BYTE) {
-            set(out, V_WRONG, "out-of-bounds write: C[%zu], past the end of the output (m + n = %zu), was changed",
-                total + b / size, total);
+            if (answers)
+                set(out, V_WRONG, "out-of-bounds write: byte %zu past the end of the answers, was changed", b);
+            else
+                set(out, V_WRONG, "out-of-bounds write: C[%zu], past the end of the output (m + n = %zu), was changed",
+                    total + b / size, total);
             return -1;
         }
     return 0;
@@ -325,7 +336,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     req.m = m;
     req.n = n;
     req.q = q;
-    req.flags = is_merge ? KIT_REQ_GUARD : 0;
+    req.flags = is_merge || is_pbs ? KIT_REQ_GUARD : 0;
     FILE *f = fopen(req_path, "wb");
     int wrote = f && kit_req_write(f, &req, A, B, Q) == 0;
     if (f)
@@ -338,7 +349,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     kit_res want;
     memset(&want, 0, sizeof want);
     want.type = t->type;
-    want.c = is_merge ? m + n + 2 * KIT_GUARD_ELEMS : 0;
+    want.c = is_merge ? m + n + 2 * KIT_GUARD_ELEMS : is_pbs ? 2 * KIT_GUARD_ELEMS : 0;
     want.m = m;
     want.n = n;
     want.r = is_merge ? 0 : is_pbs ? n : 3 * q;
@@ -453,7 +464,9 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         set(out, V_WRONG, "modified its input B at %s", msg);
         goto done;
     }
-    if (is_merge && check_guards(rC, m + n, size, out) != 0)
+    if (is_merge && check_guards(rC, m + n, size, 0, out) != 0)
+        goto done;
+    if (is_pbs && check_guards(rC, 0, size, 1, out) != 0) /* the canaries around the answers (ints) */
         goto done;
     if (is_merge) {
         judge_merge(t, A, B, (char *)rC + (size_t)KIT_GUARD_ELEMS * size, out);

@@ -48,11 +48,13 @@ static void lab06_launch_typed(const void *d_keys, int K, const void *d_queries,
 /**
  * Runs pbs_kernel on host arrays: copies the keys and queries to the device, launches, copies
  * the answers back. The keys and queries are overwritten with what the device holds afterwards,
- * so a caller can tell if the kernel wrote to them.
+ * so a caller can tell if the kernel wrote to them. With guard > 0, the answers sit between two
+ * canaries of `guard` bytes each, every byte KIT_GUARD_BYTE, and what the device holds there
+ * afterwards is copied to guards_out (2 * guard bytes: before, then after).
  * @return 0 when it ran, 1 when it reached a skeleton, -1 when the launch failed (reason in @p msg)
  */
-static inline int lab06_run(kit_type t, void *keys, int K, void *queries, long long Q, int *out, lab06_cfg cfg,
-                            char *msg, size_t len)
+static inline int lab06_run_guarded(kit_type t, void *keys, int K, void *queries, long long Q, int *out,
+                                    lab06_cfg cfg, size_t guard, unsigned char *guards_out, char *msg, size_t len)
 {
     size_t size = kit_type_size(t);
     if ((t != KIT_TYPE_I32 && t != KIT_TYPE_I64) || K < 1 || cfg.threads % PBS_W != 0 || cfg.blocks < 1) {
@@ -61,9 +63,12 @@ static inline int lab06_run(kit_type t, void *keys, int K, void *queries, long l
         return -1;
     }
     void *d_keys = kit_device_copy(keys, (size_t)K * size), *d_queries = kit_device_copy(queries, (size_t)Q * size);
-    int *d_out;
-    CUDA_CHECK(cudaMalloc(&d_out, (size_t)Q * sizeof(int) + 1));
-    CUDA_CHECK(cudaMemset(d_out, 0xA5, (size_t)Q * sizeof(int)));
+    unsigned char *d_raw;
+    size_t answers = (size_t)Q * sizeof(int);
+    CUDA_CHECK(cudaMalloc(&d_raw, answers + 2 * guard + 1));
+    CUDA_CHECK(cudaMemset(d_raw, KIT_GUARD_BYTE, answers + 2 * guard));
+    CUDA_CHECK(cudaMemset(d_raw + guard, 0xA5, answers));
+    int *d_out = (int *)(d_raw + guard);
     kit_not_implemented_reset();
     (void)cudaGetLastError();
     if (t == KIT_TYPE_I32)
@@ -81,14 +86,25 @@ static inline int lab06_run(kit_type t, void *keys, int K, void *queries, long l
     } else if (kit_device_not_implemented(cfg.alg == PBS_CF ? "06-predecessor-search:cf" : "06-predecessor-search:cl")) {
         rc = 1;
     } else {
-        CUDA_CHECK(cudaMemcpy(out, d_out, (size_t)Q * sizeof(int), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(out, d_out, answers, cudaMemcpyDeviceToHost));
+        if (guard > 0) {
+            CUDA_CHECK(cudaMemcpy(guards_out, d_raw, guard, cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(guards_out + guard, d_raw + guard + answers, guard, cudaMemcpyDeviceToHost));
+        }
         CUDA_CHECK(cudaMemcpy(keys, d_keys, (size_t)K * size, cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(queries, d_queries, (size_t)Q * size, cudaMemcpyDeviceToHost));
     }
     CUDA_CHECK(cudaFree(d_keys));
     CUDA_CHECK(cudaFree(d_queries));
-    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_raw));
     return rc;
+}
+
+/** lab06_run_guarded without canaries. */
+static inline int lab06_run(kit_type t, void *keys, int K, void *queries, long long Q, int *out, lab06_cfg cfg,
+                            char *msg, size_t len)
+{
+    return lab06_run_guarded(t, keys, K, queries, Q, out, cfg, 0, NULL, msg, len);
 }
 
 /** The launch the kit uses when none is given: 256 threads, and enough blocks for the queries (at most 1024). */
