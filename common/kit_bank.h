@@ -63,7 +63,10 @@ typedef struct kit_bank_report {
  * phases, as the hardware does: with size = p * word_bytes the warp's lanes
  * split into p groups of w/p consecutive lanes, and the step's cost is the
  * sum of the groups' costs. The profiler's count charges each step its cost
- * minus its non-empty phases, which is 0 for a conflict-free step.
+ * minus its non-empty phases, which is 0 for a conflict-free step; for a wide
+ * step it is at least the busiest bank's distinct words (over the whole warp)
+ * minus the fewest wavefronts the distinct words need, ceil(distinct / w), as
+ * measured on Hopper (results/README.md: bankcheck 98 of 98).
  *
  * @param[in]  model the machine
  * @param[in]  acc   the trace, in any order

@@ -312,6 +312,24 @@ static void test_wide_accesses(void)
         expect_count(&rep.load, 1, 1, 0, "8-byte loads of lanes 0..15");
         kit_bank_free(&rep);
     }
+    /*
+     * Measured on Hopper (bankcheck case 87): lanes 0..15 read 8-byte element 0, lanes 16..31
+     * element 16, the same bank pair. Each phase costs 1 (cost 2), but the profiler charges 1
+     * conflict: the busiest bank holds 2 distinct words, and 4 distinct words need 1 wavefront.
+     */
+    for (unsigned t = 0; t < 32; t++)
+        acc[t] = acc_at(0, t, 0, t < 16 ? 0 : 128, 8, 0);
+    if (simulate(&gpu, acc, 32, &rep, "two 8-byte words, one bank pair") == 0) {
+        expect_count(&rep.load, 1, 2, 1, "8-byte loads of two words in one bank pair, half a warp each");
+        kit_bank_free(&rep);
+    }
+    /* Case 86: every lane reads one 8-byte word: no conflict either way. */
+    for (unsigned t = 0; t < 32; t++)
+        acc[t] = acc_at(0, t, 0, 64, 8, 0);
+    if (simulate(&gpu, acc, 32, &rep, "one 8-byte word") == 0) {
+        expect_count(&rep.load, 1, 2, 0, "8-byte loads of one word by every lane");
+        kit_bank_free(&rep);
+    }
 }
 
 static void test_partial_warp(void)

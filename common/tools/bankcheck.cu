@@ -68,6 +68,23 @@ static int build_cases(bank_case *c, int max)
         for (int t = 0; t < 32; t++)
             c[n].words[t] = 16 * (t / (32 / groups));
     }
+    /* More 8-byte patterns, added to test the model of those loads on cases it was not fitted to. */
+    const char *probes[] = {"8-byte, 3 words round-robin", "8-byte, 3 uneven lane groups", "8-byte, halves mirror 16 words",
+                            "8-byte, random among 4 words", "8-byte, 2 bank pairs", "8-byte, random among 64"};
+    for (int p = 0; p < 6 && n < max; p++, n++) {
+        c[n].kernel = LOAD8_ELEMS;
+        snprintf(c[n].name, sizeof c[n].name, "%s", probes[p]);
+        uint64_t rng = 100 + (uint64_t)p;
+        for (int t = 0; t < 32; t++) {
+            int e = p == 0 ? 16 * (t % 3)
+                  : p == 1 ? 16 * (t / 11)
+                  : p == 2 ? 16 * (t % 16)
+                  : p == 3 ? 16 * (int)(kit_rng_next(&rng) % 4)
+                  : p == 4 ? 16 * (t / 8) + t % 2
+                           : (int)(kit_rng_next(&rng) % 64);
+            c[n].words[t] = e;
+        }
+    }
     return n;
 }
 
