@@ -1,5 +1,5 @@
 /*
- * GPU benchmark of labs 3 to 5 (reference solutions) against thrust::merge
+ * GPU benchmark of labs 3 to 5 and 7 (reference solutions) against thrust::merge
  * and a device-to-device copy, in one run: int32 random sorted inputs of
  * 2^20 to 2^28 elements in all. Each kernel runs a few launch shapes and the
  * best is reported. Every output is checked against thrust's.
@@ -20,6 +20,7 @@
 #include "merge_basic.cuh"
 #include "merge_circular.cuh"
 #include "merge_tiled.cuh"
+#include "lab07.cuh" /* lab 7: cf_merge_kernel, launched by E */
 
 /* Random gaps in [0, 8): their running sum is a sorted random list that stays below 2^31 for 2^28 keys. */
 struct random_gap {
@@ -103,6 +104,9 @@ int main(int argc, char **argv)
                                      {64, 1024, 16384},  {128, 1536, 12288}, {128, 1536, 24576}, {128, 2048, 16384},
                                      {256, 2048, 16384}, {128, 1024, 0},     {512, 4096, 0}};
     KIT_ALLOW_SHARED(merge_circular_kernel<int>, merge_circular_shared_bytes<int>(8192, 1024));
+    /* Lab 7's CF-Merge: tile is E, one tile of u*E outputs per block. */
+    const shape cf_shapes[] = {{512, 15, 512 * 15}, {256, 17, 256 * 17}, {256, 16, 256 * 16}, {256, 12, 256 * 12},
+                               {128, 15, 128 * 15}};
     printf("%-10s %-9s %12s %10s %9s %9s  %s\n", "n", "kernel", "ms", "Gkeys/s", "of copy", "x thrust", "best shape");
     for (int lg = 20; lg <= 28; lg += 2) {
         int total = 1 << lg, m = total / 2, n = total - m;
@@ -121,9 +125,9 @@ int main(int argc, char **argv)
                "cudaMemcpy of C's size");
         printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, "thrust", thr, keys / thr * 1e-6, 100.0 * copy / thr,
                1.0, "thrust::merge");
-        for (int kernel = 0; kernel < 3; kernel++) {
-            const shape *shapes = kernel == 0 ? basic_shapes : kernel == 1 ? tiled_shapes : circular_shapes;
-            int nshapes = kernel == 0 ? 3 : kernel == 1 ? 6 : 11;
+        for (int kernel = 0; kernel < 4; kernel++) {
+            const shape *shapes = kernel == 0 ? basic_shapes : kernel == 1 ? tiled_shapes : kernel == 2 ? circular_shapes : cf_shapes;
+            int nshapes = kernel == 0 ? 3 : kernel == 1 ? 6 : kernel == 2 ? 11 : 5;
             float best = 1e30f;
             shape best_shape = shapes[0];
             for (int s = 0; s < nshapes; s++) {
@@ -138,9 +142,11 @@ int main(int argc, char **argv)
                     else if (kernel == 1)
                         KIT_LAUNCH(merge_tiled_kernel<int>, blocks, sh.threads, merge_tiled_shared_bytes<int>(sh.tile),
                                    d_A, m, d_B, n, d_C, sh.tile);
-                    else
+                    else if (kernel == 2)
                         KIT_LAUNCH(merge_circular_kernel<int>, blocks, sh.threads,
                                    merge_circular_shared_bytes<int>(sh.tile, sh.threads), d_A, m, d_B, n, d_C, sh.tile);
+                    else
+                        launch_cf(KIT_TYPE_I32, d_A, m, d_B, n, d_C, kit_merge_cfg{blocks, sh.threads, sh.tile});
                     CUDA_CHECK_LAUNCH();
                 };
                 CUDA_CHECK(cudaMemset(d_C, 0, (size_t)total * 4));
@@ -158,9 +164,12 @@ int main(int argc, char **argv)
                     best_shape = sh;
                 }
             }
-            const char *name = kernel == 0 ? "basic" : kernel == 1 ? "tiled" : "circular";
+            const char *name = kernel == 0 ? "basic" : kernel == 1 ? "tiled" : kernel == 2 ? "circular" : "cf (lab 7)";
             char desc[96];
-            if (best_shape.outputs_per_block > 0)
+            if (kernel == 3)
+                snprintf(desc, sizeof desc, "%d threads, E = %d, a tile of %d outputs per block", best_shape.threads,
+                         best_shape.tile, best_shape.outputs_per_block);
+            else if (best_shape.outputs_per_block > 0)
                 snprintf(desc, sizeof desc, "%d threads, tile %d, %d outputs per block", best_shape.threads,
                          best_shape.tile, best_shape.outputs_per_block);
             else
