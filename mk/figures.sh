@@ -2,15 +2,16 @@
 # Draws every bank-conflict figure of the handouts with bankviz, so that no figure is drawn by hand.
 # Usage: figures.sh BANKVIZ OUTDIR [GOLDENDIR]
 #   OUTDIR    gets <figure>.svg for every built-in figure (and <figure>-all.svg, every round
-#             side by side, for the CF gather figures, as the paper draws them), and lab 6's
-#             006-*.svg, drawn from traces of the reference search (see below)
+#             side by side, for the CF gather figures, as the paper draws them), lab 6's
+#             006-*.svg, drawn from traces of the reference search, and lab 7's 007-*.svg, drawn
+#             from a trace of the reference gather (see below)
 #   GOLDENDIR (optional) also gets the text renderings that common/tests/test_viz.c compares
 #             against: <figure>.txt, and <figure>-all.txt for the CF gather figures. Pass
 #             common/tests/golden after a deliberate change to the drawing, then review the diff.
-#             Lab 6's figures have no golden text: test_viz checks the built-in figures only.
-# Lab 6's figures need the solution's CPU driver: KIT_PBS_DRIVER names it, by default
-# build/labs/sol-cpu/06-predecessor-search/driver next to BANKVIZ's build folder
-# (make figures builds it).
+#             Labs 6 and 7's figures have no golden text: test_viz checks the built-in figures only.
+# Labs 6 and 7's figures need the solutions' CPU drivers: KIT_PBS_DRIVER and KIT_CF_DRIVER name
+# them, by default build/labs/sol-cpu/06-predecessor-search/driver and
+# build/labs/sol-cpu/07-cf-gather/driver next to BANKVIZ's build folder (make figures builds them).
 set -euo pipefail
 bankviz=$1 out=$2 golden=${3:-}
 # The figures whose rounds are also drawn all together.
@@ -40,8 +41,13 @@ done
 # A figure keeps the reads of one stage (or its first passes), so the grid shows every word the
 # stage reads, and highlights the stage's last step.
 pbs_driver=${KIT_PBS_DRIVER:-$(dirname "$bankviz")/../labs/sol-cpu/06-predecessor-search/driver}
+cf_driver=${KIT_CF_DRIVER:-$(dirname "$bankviz")/../labs/sol-cpu/07-cf-gather/driver}
 if [ ! -x "$pbs_driver" ]; then
     echo "figures.sh: lab 6's figures need $pbs_driver (make build/labs/sol-cpu/06-predecessor-search/driver)" >&2
+    exit 1
+fi
+if [ ! -x "$cf_driver" ]; then
+    echo "figures.sh: lab 7's figures need $cf_driver (make build/labs/sol-cpu/07-cf-gather/driver)" >&2
     exit 1
 fi
 pbs_K=1024 pbs_w=32
@@ -91,4 +97,58 @@ pbs_figure 006-fig5-cf-stage1 cf "stage 1" 0 0 \
 pbs_figure 006-fig6-cl-stage2 cl "stage 2 (search)" 0 0 \
     "006-fig6: PBS-CL stage 2, K = $pbs_K, worst-case queries: 1 + 2 + 4 + 8 + 16 = 31 accesses" \
     "After Karsin et al., Fig. 6: the s-th step of stage 2 (s = 0 .. 4) reads up to 2^s words of one bank; highlighted, the last (s = 4)."
+
+# ---- lab 7: Fig. 8 of Berney and Sitchinava (SPAA 2025), a whole thread block's gather ------
+# The paper draws one block of u = 18 threads, w = 6, E = 4 (d = 2). The kit's kernel has w = 32,
+# so the figure is its analogue with d = 2: one block of u = 64 threads (two warps), E = 6, one
+# full tile of u*E = 384 keys (m + n), random keys. Each thread of cf_merge_kernel first stores E
+# keys of the tile (its store s holds key x = thread + s*u of A then B), then makes 4 reads per
+# pass of its two co-rank searches, then gathers in E reads, one per round: the figure keeps the
+# gather and numbers its rounds 0 .. E-1. bankviz draws one warp at a time (only threads of one
+# warp can conflict), so the block is drawn as its two warps, every round side by side.
+cf_E=6 cf_u=64 cf_m=150 cf_n=234
+cf_trace=$tmp/cf.trace cf_report=$tmp/cf.txt
+"$cf_driver" --m $cf_m --n $cf_n --gen random --seed 1 --blocks 1 --threads $cf_u --tile $cf_E \
+    --trace "$cf_trace" >"$cf_report"
+grep -q '^PASS' "$cf_report" || { cat "$cf_report" >&2; echo "figures.sh: the lab 7 run failed" >&2; exit 1; }
+cf_tile=$((cf_u * cf_E))
+[ $((cf_m + cf_n)) = $cf_tile ] || { echo "figures.sh: lab 7's figure wants one full tile (m + n = u*E)" >&2; exit 1; }
+# The search's passes, as cf_search_passes computes them: ceil(log2(tile + 1)).
+cf_passes=0
+while [ $((1 << cf_passes)) -lt $((cf_tile + 1)) ]; do cf_passes=$((cf_passes + 1)); done
+cf_first=$((cf_E + 4 * cf_passes)) cf_last=$((cf_E + 4 * cf_passes + cf_E - 1))
+# Every thread's last access must be the last gather round, or the kernel's order has changed.
+cf_top=$(awk '!/^#/ && $3 > top { top = $3 } END { print top + 0 }' "$cf_trace")
+[ "$cf_top" = $cf_last ] || { echo "figures.sh: lab 7's trace ends at ordinal $cf_top, expected $cf_last" >&2; exit 1; }
+# d = gcd(32, E) and the partitions of P = 32*E/d positions, rotated by l mod d (the dashed lines).
+cf_d=32 cf_r=$cf_E
+while [ $cf_r -ne 0 ]; do cf_t=$((cf_d % cf_r)); cf_d=$cf_r; cf_r=$cf_t; done
+cf_P=$((32 * cf_E / cf_d))
+{
+    awk -v lo=$cf_first -v hi=$cf_last '/^#/ { print; next }
+        $6 == "r" && $3 >= lo && $3 <= hi { $3 -= lo; print }' "$cf_trace"
+    echo "# bankviz steps-called round"
+    echo "# bankviz divider-meaning partition boundary: partitions of wE/d = $cf_P words, rotated by l mod $cf_d"
+    for ((p = cf_P; p < cf_tile; p += cf_P)); do echo "# bankviz divider $p"; done
+    # A word is yellow if the kernel stored a key of A there, blue for B (64 words a line).
+    awk -v m=$cf_m -v u=$cf_u '!/^#/ && $6 == "w" { wd = $4 / 4; cat[wd] = $2 + $3 * u < m ? "A" : "B"; if (wd > top) top = wd }
+        END { for (s = 0; s <= top; s += 64) { line = ""
+                for (k = s; k < s + 64 && k <= top; k++) line = line cat[k]
+                print "# bankviz categories " s " " line } }' "$cf_trace"
+} >"$tmp/cf-gather.trace"
+cf_kept=$(grep -vc '^#' "$tmp/cf-gather.trace" || true)
+[ "$cf_kept" = $cf_tile ] || { echo "figures.sh: lab 7's gather has $cf_kept reads, expected u*E = $cf_tile" >&2; exit 1; }
+for cf_warp in 0 1; do
+    {
+        cat "$tmp/cf-gather.trace"
+        echo "# bankviz title 007-fig8, warp $cf_warp: CF-Merge gather of one block, u = $cf_u, w = 32, E = $cf_E, d = $cf_d: every round conflict free"
+        echo "# bankviz note After Fig. 8 of the SPAA 2025 paper (u = 18, w = 6, E = 4 there), from a trace of the reference kernel: |A| = $cf_m, |B| = $cf_n, random keys."
+        echo "# bankviz warp $cf_warp"
+    } >"$tmp/cf-warp$cf_warp.trace"
+    # The title says every round is conflict free: check it with bankviz's own counts first.
+    cf_free=$("$bankviz" --trace "$tmp/cf-warp$cf_warp.trace" --all | grep -c '^loads in round .*profiler conflicts 0$' || true)
+    [ "$cf_free" = $cf_E ] || { echo "figures.sh: warp $cf_warp of lab 7's gather has a round with conflicts" >&2; exit 1; }
+    "$bankviz" --trace "$tmp/cf-warp$cf_warp.trace" --all --format svg >"$out/007-fig8-warp$cf_warp.svg"
+    echo "  FIGURE   $out/007-fig8-warp$cf_warp.svg"
+done
 exit 0
