@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kit_ncu.h"
+#include "bench_conflicts.cuh"
 #include "lab07.cuh"
 
 struct launch {
@@ -36,16 +36,18 @@ static void run(const launch *l)
     free(B);
 }
 
+static launch L[32];
+
+static void run_one(int i)
+{
+    run(&L[i]);
+}
+
 int main(int argc, char **argv)
 {
-    const char *csv = argc == 3 && strcmp(argv[1], "--compare") == 0 ? argv[2] : NULL;
-    if (argc != 1 && !csv) {
-        fprintf(stderr, "usage: %s [--compare NCU_CSV]\n", argv[0]);
-        return 2;
-    }
     static const char *const shapes[] = {"random", "all A then all B", "alternating"};
     const int Es[] = {15, 16, 17, 12, 24}, us[] = {256, 512};
-    launch L[32];
+    const char *names[32];
     int n = 0;
     for (int e = 0; e < 5; e++)
         for (int k = 0; k < 2; k++)
@@ -54,41 +56,8 @@ int main(int argc, char **argv)
                 L[n].u = us[k];
                 L[n].shape = s;
                 snprintf(L[n].name, sizeof L[n].name, "gather E=%d u=%d %s", Es[e], us[k], shapes[s]);
+                names[n] = L[n].name;
                 n++;
             }
-#ifdef KIT_CPU
-    const char *names[32];
-    uint64_t ld[32], st[32];
-    for (int i = 0; i < n; i++) {
-        kit_cpu_trace_start();
-        run(&L[i]);
-        kit_access *acc;
-        size_t na = kit_cpu_trace_stop(&acc);
-        kit_bank_model model = {32, 4};
-        kit_bank_report r;
-        char err[160];
-        if (kit_bank_simulate(&model, acc, na, &r, err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
-            return 1;
-        }
-        names[i] = L[i].name;
-        ld[i] = r.load.conflicts;
-        st[i] = r.store.conflicts;
-        kit_bank_free(&r);
-        free(acc);
-    }
-    if (csv)
-        return kit_ncu_compare(csv, n, names, ld, st, stdout) < 0 ? 2 : 0;
-    for (int i = 0; i < n; i++)
-        printf("%d\t%s\tld %llu\tst %llu\n", i, names[i], (unsigned long long)ld[i], (unsigned long long)st[i]);
-#else
-    if (csv) {
-        fprintf(stderr, "--compare needs the CPU build\n");
-        return 2;
-    }
-    for (int i = 0; i < n; i++)
-        run(&L[i]);
-    printf("ran %d launches\n", n);
-#endif
-    return 0;
+    return bench_conflicts_main(argc, argv, n, names, run_one);
 }

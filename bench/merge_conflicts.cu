@@ -10,6 +10,7 @@
 #include "kit.h"
 #include "kit_bank.h"
 #include "kit_cuda.h"
+#include "bench_conflicts.cuh"
 #include "kit_ncu.h"
 #include "merge_circular.cuh"
 #include "merge_tiled.cuh"
@@ -62,50 +63,15 @@ static void run(const launch *l)
     free(ref);
 }
 
+static void run_one(int i)
+{
+    run(&LAUNCHES[i]);
+}
+
 int main(int argc, char **argv)
 {
-    const char *csv = argc == 3 && strcmp(argv[1], "--compare") == 0 ? argv[2] : NULL;
-    if (argc != 1 && !csv) {
-        fprintf(stderr, "usage: %s [--compare NCU_CSV]\n", argv[0]);
-        return 2;
-    }
-#ifdef KIT_CPU
     const char *names[NLAUNCHES];
-    uint64_t ld[NLAUNCHES], st[NLAUNCHES], cost[NLAUNCHES];
-    for (int i = 0; i < NLAUNCHES; i++) {
-        kit_cpu_trace_start();
-        run(&LAUNCHES[i]);
-        kit_access *acc;
-        size_t n = kit_cpu_trace_stop(&acc);
-        kit_bank_model model = {32, 4};
-        kit_bank_report r;
-        char err[160];
-        if (kit_bank_simulate(&model, acc, n, &r, err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
-            return 1;
-        }
+    for (int i = 0; i < NLAUNCHES; i++)
         names[i] = LAUNCHES[i].name;
-        ld[i] = r.load.conflicts;
-        st[i] = r.store.conflicts;
-        cost[i] = r.load.cost;
-        kit_bank_free(&r);
-        free(acc);
-    }
-    if (csv) {
-        int bad = kit_ncu_compare(csv, NLAUNCHES, names, ld, st, stdout);
-        return bad < 0 ? 2 : 0; /* disagreement is expected here and explained in results/README.md */
-    }
-    for (int i = 0; i < NLAUNCHES; i++)
-        printf("%d\t%s\tld %llu (papers' cost %llu)\tst %llu\n", i, names[i], (unsigned long long)ld[i],
-               (unsigned long long)cost[i], (unsigned long long)st[i]);
-#else
-    if (csv) {
-        fprintf(stderr, "--compare needs the CPU build\n");
-        return 2;
-    }
-    for (int i = 0; i < NLAUNCHES; i++)
-        run(&LAUNCHES[i]);
-    printf("ran %d launches\n", NLAUNCHES);
-#endif
-    return 0;
+    return bench_conflicts_main(argc, argv, NLAUNCHES, names, run_one);
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kit_ncu.h"
+#include "bench_conflicts.cuh"
 #include "lab06.cuh"
 
 #define NQ 2048
@@ -66,50 +66,18 @@ static void run(const launch *l)
     free(answers);
 }
 
+static launch L[64];
+
+static void run_one(int i)
+{
+    run(&L[i]);
+}
+
 int main(int argc, char **argv)
 {
-    const char *csv = argc == 3 && strcmp(argv[1], "--compare") == 0 ? argv[2] : NULL;
-    if (argc != 1 && !csv) {
-        fprintf(stderr, "usage: %s [--compare NCU_CSV]\n", argv[0]);
-        return 2;
-    }
-    static launch L[64];
     int n = make_launches(L);
-#ifdef KIT_CPU
     const char *names[64];
-    uint64_t ld[64], st[64];
-    for (int i = 0; i < n; i++) {
-        kit_cpu_trace_start();
-        run(&L[i]);
-        kit_access *acc;
-        size_t na = kit_cpu_trace_stop(&acc);
-        kit_bank_model model = {32, 4};
-        kit_bank_report r;
-        char err[160];
-        if (kit_bank_simulate(&model, acc, na, &r, err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
-            return 1;
-        }
+    for (int i = 0; i < n; i++)
         names[i] = L[i].name;
-        ld[i] = r.load.conflicts;
-        st[i] = r.store.conflicts;
-        kit_bank_free(&r);
-        free(acc);
-    }
-    if (csv) {
-        int bad = kit_ncu_compare(csv, n, names, ld, st, stdout);
-        return bad < 0 ? 2 : 0;
-    }
-    for (int i = 0; i < n; i++)
-        printf("%d\t%s\tld %llu\tst %llu\n", i, names[i], (unsigned long long)ld[i], (unsigned long long)st[i]);
-#else
-    if (csv) {
-        fprintf(stderr, "--compare needs the CPU build\n");
-        return 2;
-    }
-    for (int i = 0; i < n; i++)
-        run(&L[i]);
-    printf("ran %d launches\n", n);
-#endif
-    return 0;
+    return bench_conflicts_main(argc, argv, n, names, run_one);
 }
