@@ -241,6 +241,17 @@ int kit_trace_write(FILE *f, const kit_access *acc, size_t n)
     return fflush(f) == 0 ? 0 : -1;
 }
 
+int kit_trace_save(const char *path, const kit_access *acc, size_t n)
+{
+    FILE *f = fopen(path, "w");
+    int rc = f && kit_trace_write(f, acc, n) == 0 ? 0 : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc != 0)
+        fprintf(stderr, "cannot write the trace to %s\n", path);
+    return rc;
+}
+
 /* Parses one unsigned decimal field of at most 32 bits; advances *p past it and the blanks after it. */
 static int field(const char **p, uint32_t *out)
 {

@@ -91,6 +91,12 @@ void kit_bank_free(kit_bank_report *r);
 int kit_trace_write(FILE *f, const kit_access *acc, size_t n);
 
 /**
+ * Writes a trace to a file with kit_trace_write(); on failure says so on stderr, naming the file.
+ * @return 0, or -1 if the file could not be opened, written or closed
+ */
+int kit_trace_save(const char *path, const kit_access *acc, size_t n);
+
+/**
  * Reads a text trace written by kit_trace_write() (blank lines and other
  * # lines are skipped). Refuses, with the line number, any malformed line,
  * a size other than 1, 2, 4, 8 or 16, and an access that ends past 2^32 bytes.

@@ -114,9 +114,7 @@ static inline void kit_merge_measure(const kit_merge_lab *lab, kit_type t, const
     lab->measure(t, A, m, B, n, cfg);
     kit_access *acc;
     size_t count = kit_cpu_trace_stop(&acc);
-    FILE *f = fopen("conflicts.trace", "w");
-    if (!f || kit_trace_write(f, acc, count) != 0 || fclose(f) != 0)
-        fprintf(stderr, "cannot write conflicts.trace\n");
+    kit_trace_save("conflicts.trace", acc, count);
     free(acc);
 #else
     lab->measure(t, A, m, B, n, cfg);
@@ -173,13 +171,8 @@ static inline int kit_merge_write_trace(const char *path)
 {
     kit_access *acc;
     size_t n = kit_cpu_trace_stop(&acc);
-    FILE *f = fopen(path, "w");
-    int rc = f && kit_trace_write(f, acc, n) == 0 ? 0 : -1;
-    if (f && fclose(f) != 0)
-        rc = -1;
-    if (rc != 0) {
-        fprintf(stderr, "cannot write the trace to %s\n", path);
-    } else {
+    int rc = kit_trace_save(path, acc, n);
+    if (rc == 0) {
         kit_bank_model model = {32, 4};
         kit_bank_report r;
         char err[160];

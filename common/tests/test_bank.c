@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kit_bank.h"
 #include "kit_test.h"
@@ -458,6 +459,33 @@ static void test_trace_round_trip(void)
     free(back);
 }
 
+/* kit_trace_save: a file that reads back the same, and -1 (with a message) where it cannot write. */
+static void test_trace_save(void)
+{
+    kit_access acc[] = {acc_at(0, 3, 0, 12, 4, 0), acc_at(1, 0, 2, 64, 8, 1)};
+    char path[] = "/tmp/kit-trace-save-XXXXXX";
+    int fd = mkstemp(path);
+    KIT_ASSERT_MSG(fd >= 0, "mkstemp failed");
+    if (fd < 0)
+        return;
+    close(fd);
+    int rc = kit_trace_save(path, acc, ARRAY_LEN(acc));
+    KIT_ASSERT_MSG(rc == 0, "kit_trace_save to %s: expected 0, got %d", path, rc);
+    FILE *f = fopen(path, "r");
+    kit_access *back = NULL;
+    size_t n = 0;
+    char err[256] = "";
+    rc = f ? kit_trace_read(f, &back, &n, err, sizeof err) : -1;
+    if (f)
+        fclose(f);
+    remove(path);
+    KIT_ASSERT_MSG(rc == 0 && n == 2 && back[1].addr == 64 && back[1].write && back[0].thread == 3,
+                   "the saved trace does not read back: rc %d, %zu accesses (%s)", rc, n, err);
+    free(back);
+    rc = kit_trace_save("/nonexistent-folder/x.trace", acc, ARRAY_LEN(acc));
+    KIT_ASSERT_MSG(rc == -1, "saving into a missing folder: expected -1, got %d", rc);
+}
+
 static void test_trace_malformed(void)
 {
     /* Each bad line is line 3, after the header and one good line. */
@@ -551,6 +579,7 @@ static void register_tests(void)
     CU_pSuite trace = kit_test_suite("trace format");
     kit_test_add(trace, "kit_trace_write then kit_trace_read", test_trace_round_trip);
     kit_test_add(trace, "malformed traces name the line", test_trace_malformed);
+    kit_test_add(trace, "kit_trace_save writes a file that reads back", test_trace_save);
 }
 
 int main(void)

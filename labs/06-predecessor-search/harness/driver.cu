@@ -24,15 +24,7 @@ static int report_trace(const char *path, int alg, int K, int threads)
 {
     kit_access *acc;
     size_t n = kit_cpu_trace_stop(&acc);
-    int rc = 0;
-    if (path) {
-        FILE *f = fopen(path, "w");
-        rc = f && kit_trace_write(f, acc, n) == 0 ? 0 : -1;
-        if (f && fclose(f) != 0)
-            rc = -1;
-        if (rc != 0)
-            fprintf(stderr, "cannot write the trace to %s\n", path);
-    }
+    int rc = path ? kit_trace_save(path, acc, n) : 0;
     lab06_stage st[3];
     int stages = lab06_stages(alg, K, st), per_query = st[stages - 1].last;
     uint32_t stores = (uint32_t)(pbs_padded_length(K, threads) / threads);
@@ -95,9 +87,7 @@ static int serve_pbs(const kit_req *req, void *A, void *B, const int64_t *Q, kit
     if (want_trace) {
         kit_access *acc;
         size_t n = kit_cpu_trace_stop(&acc);
-        FILE *f = fopen("conflicts.trace", "w");
-        if (!f || kit_trace_write(f, acc, n) != 0 || fclose(f) != 0)
-            fprintf(stderr, "cannot write conflicts.trace\n");
+        kit_trace_save("conflicts.trace", acc, n);
         free(acc);
     }
 #endif
