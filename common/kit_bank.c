@@ -102,7 +102,8 @@ static uint64_t step_cost(const kit_bank_model *m, const kit_access *acc, const 
             uint32_t first = a->addr / m->word_bytes, last = (uint32_t)(((uint64_t)a->addr + a->size - 1) / m->word_bytes);
             for (uint32_t wd = first; wd <= last && nw < sizeof words / sizeof words[0]; wd++) {
                 words[nw++] = wd;
-                all[nall++] = wd;
+                if (parts > 1) /* the whole warp's words matter only for wide steps */
+                    all[nall++] = wd;
             }
         }
         if (nw == 0)
@@ -112,7 +113,7 @@ static uint64_t step_cost(const kit_bank_model *m, const kit_access *acc, const 
         phase_conflicts += worst - 1;
     }
     *conflicts = phase_conflicts;
-    if (parts > 1 && nall > 0) {
+    if (nall > 0) {
         unsigned distinct, worst = busiest_bank(m, all, nall, &distinct);
         uint64_t fewest = (distinct + m->w - 1) / m->w, whole = worst > fewest ? worst - fewest : 0;
         *conflicts = whole > phase_conflicts ? whole : phase_conflicts;
