@@ -69,29 +69,41 @@ int kit_pbs_path(kit_type t, const void *keys, size_t K, int64_t q, int32_t *pos
     return n;
 }
 
+/* who[s] = the first query (key index) whose path reads padded position s at pass p, or (size_t)-1. */
+static void first_queries_at(const int32_t *paths, int stride, size_t K, int p, size_t *who, size_t span)
+{
+    for (size_t s = 0; s < span; s++)
+        who[s] = (size_t)-1;
+    for (size_t x = 0; x < K; x++) {
+        size_t s = (size_t)paths[x * (size_t)stride + (size_t)p];
+        if (who[s] == (size_t)-1)
+            who[s] = x;
+    }
+}
+
 /* Lemma 4.2's construction for any K: the queries of one warp, written to lanes[0 .. w-1] as key indices. */
 static int pigeonhole_warp(kit_type t, const void *keys, size_t K, size_t *lanes)
 {
-    int32_t path[40];
-    int passes = kit_pbs_path(t, keys, K, padded_key(t, keys, (long long)K, 0), path) - 1;
-    /* For each pass, the distinct positions any query reaches there, with one query (key index) for each. */
+    enum { STRIDE = 40 }; /* kit_pbs_path writes at most 33 positions */
     size_t span = K + 2 * PBS_WARP;
+    int32_t *paths = malloc(K * STRIDE * sizeof *paths);
     size_t *who = malloc(span * sizeof *who);
-    if (!who)
+    if (!paths || !who) {
+        free(paths);
+        free(who);
         return -1;
+    }
+    /* Every key as a query follows Algorithm 1 once; the passes below only look the paths up. */
+    int passes = 0;
+    for (size_t x = 0; x < K; x++)
+        passes = kit_pbs_path(t, keys, K, kit_key_at(t, keys, x), paths + x * STRIDE) - 1;
+    /* The earliest pass whose busiest bank holds the most distinct positions (up to w). */
     int best_pass = 0, best_bank = 0, best_count = 0;
     for (int p = 0; p < passes && best_count < PBS_WARP; p++) {
         int count[PBS_WARP] = {0};
+        first_queries_at(paths, STRIDE, K, p, who, span);
         for (size_t s = 0; s < span; s++)
-            who[s] = (size_t)-1;
-        for (size_t x = 0; x < K; x++) {
-            kit_pbs_path(t, keys, K, kit_key_at(t, keys, x), path);
-            size_t s = (size_t)path[p];
-            if (who[s] == (size_t)-1) {
-                who[s] = x;
-                count[s % PBS_WARP]++;
-            }
-        }
+            count[s % PBS_WARP] += who[s] != (size_t)-1;
         for (int b = 0; b < PBS_WARP; b++)
             if (count[b] > best_count) {
                 best_count = count[b];
@@ -99,23 +111,15 @@ static int pigeonhole_warp(kit_type t, const void *keys, size_t K, size_t *lanes
                 best_bank = b;
             }
     }
-    /* Rebuild the winning pass's table and hand its positions in that bank to the lanes. */
-    for (size_t s = 0; s < span; s++)
-        who[s] = (size_t)-1;
-    for (size_t x = 0; x < K; x++) {
-        kit_pbs_path(t, keys, K, kit_key_at(t, keys, x), path);
-        if (who[path[best_pass]] == (size_t)-1)
-            who[path[best_pass]] = x;
-    }
+    /* Hand the winning bank's positions at that pass to the lanes; if there are fewer than w, repeat them. */
+    first_queries_at(paths, STRIDE, K, best_pass, who, span);
     int filled = 0;
     for (size_t s = (size_t)best_bank; s < span && filled < PBS_WARP; s += PBS_WARP)
         if (who[s] != (size_t)-1)
             lanes[filled++] = who[s];
     for (int l = filled; l < PBS_WARP; l++)
-        lanes[l] = lanes[l % (filled > 0 ? filled : 1)];
-    if (filled == 0)
-        for (int l = 0; l < PBS_WARP; l++)
-            lanes[l] = 0;
+        lanes[l] = filled > 0 ? lanes[l % filled] : 0;
+    free(paths);
     free(who);
     return 0;
 }
