@@ -16,6 +16,7 @@
 #include <thrust/transform.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include "bench_time.cuh"
 #include "kit_cuda.h"
 #include "merge_basic.cuh"
 #include "merge_circular.cuh"
@@ -39,29 +40,6 @@ static void sorted_random(int *d, int count, unsigned seed)
     thrust::transform(thrust::counting_iterator<unsigned>(0), thrust::counting_iterator<unsigned>((unsigned)count), p,
                       random_gap{seed});
     thrust::inclusive_scan(p, p + count, p);
-}
-
-/* Median of `reps` timed runs of launch(), in milliseconds. */
-template <typename F>
-static float time_ms(F launch, int reps)
-{
-    float t[16];
-    launch(); /* warm-up */
-    CUDA_CHECK(cudaDeviceSynchronize());
-    for (int r = 0; r < reps; r++) {
-        kit_gpu_timer timer;
-        kit_gpu_timer_start(&timer);
-        launch();
-        t[r] = kit_gpu_timer_stop_ms(&timer);
-    }
-    for (int a = 0; a < reps; a++)
-        for (int b = a + 1; b < reps; b++)
-            if (t[b] < t[a]) {
-                float x = t[a];
-                t[a] = t[b];
-                t[b] = x;
-            }
-    return t[reps / 2];
 }
 
 /* A launch shape; outputs_per_block 0 means one block per resident slot: as many blocks as the GPU runs at once. */
@@ -118,8 +96,8 @@ int main(int argc, char **argv)
         sorted_random(d_A, m, 1);
         sorted_random(d_B, n, 2);
         thrust::device_ptr<int> A(d_A), B(d_B), C(d_C), R(d_ref);
-        float copy = time_ms([&] { CUDA_CHECK(cudaMemcpy(d_C, d_ref, (size_t)total * 4, cudaMemcpyDeviceToDevice)); }, reps);
-        float thr = time_ms([&] { thrust::merge(A, A + m, B, B + n, R); }, reps);
+        float copy = bench_median_ms([&] { CUDA_CHECK(cudaMemcpy(d_C, d_ref, (size_t)total * 4, cudaMemcpyDeviceToDevice)); }, reps);
+        float thr = bench_median_ms([&] { thrust::merge(A, A + m, B, B + n, R); }, reps);
         double keys = (double)total;
         printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, "d2d copy", copy, keys / copy * 1e-6, 100.0, thr / copy,
                "cudaMemcpy of C's size");
@@ -150,7 +128,7 @@ int main(int argc, char **argv)
                     CUDA_CHECK_LAUNCH();
                 };
                 CUDA_CHECK(cudaMemset(d_C, 0, (size_t)total * 4));
-                float ms = time_ms(launch, reps);
+                float ms = bench_median_ms(launch, reps);
                 if (!thrust::equal(C, C + total, R)) {
                     printf("FAIL: kernel %d with %d threads, tile %d gives a wrong merge at 2^%d\n", kernel, sh.threads,
                            sh.tile, lg);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_time.cuh"
 #include "lab06.cuh"
 
 #define QUERIES (1LL << 28)
@@ -45,30 +46,6 @@ __global__ void count_wrong(const T *keys, int K, const T *queries, long long Q,
         if (out[x] != lo - 1)
             atomicAdd(wrong, 1ULL);
     }
-}
-
-template <typename T>
-static float time_ms(int reps, const lab06_cfg &cfg, const T *d_keys, int K, const T *d_q, int *d_out, T lo, T hi)
-{
-    float t[9];
-    size_t bytes = pbs_shared_bytes<T>(K, cfg.threads);
-    for (int r = 0; r <= reps; r++) {
-        kit_gpu_timer timer;
-        kit_gpu_timer_start(&timer);
-        KIT_LAUNCH(pbs_kernel<T>, cfg.blocks, cfg.threads, bytes, d_keys, K, d_q, QUERIES, d_out, cfg.alg, lo, hi);
-        CUDA_CHECK_LAUNCH();
-        float ms = kit_gpu_timer_stop_ms(&timer);
-        if (r > 0) /* the first run is a warm-up */
-            t[r - 1] = ms;
-    }
-    for (int a = 0; a < reps; a++)
-        for (int b = a + 1; b < reps; b++)
-            if (t[b] < t[a]) {
-                float x = t[a];
-                t[a] = t[b];
-                t[b] = x;
-            }
-    return t[reps / 2];
 }
 
 template <typename T>
@@ -117,7 +94,11 @@ static int bench_type(kit_type type, T lo, T hi, int sms)
                 int per_sm = 0;
                 CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pbs_kernel<T>, threads, bytes));
                 lab06_cfg cfg = {alg, per_sm * sms, threads};
-                float ms = time_ms<T>(reps, cfg, d_keys, K, d_q, d_out, lo, hi);
+                float ms = bench_median_ms([&] {
+                    KIT_LAUNCH(pbs_kernel<T>, cfg.blocks, cfg.threads, bytes, d_keys, K, d_q, QUERIES, d_out, cfg.alg,
+                               lo, hi);
+                    CUDA_CHECK_LAUNCH();
+                }, reps);
                 CUDA_CHECK(cudaMemset(d_wrong, 0, sizeof *d_wrong));
                 KIT_LAUNCH(count_wrong<T>, 4 * sms, 256, 0, d_keys, K, d_q, QUERIES, d_out, d_wrong);
                 CUDA_CHECK_LAUNCH();
