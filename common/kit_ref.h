@@ -27,6 +27,16 @@ int kit_is_sorted(kit_type t, const void *data, size_t n);
 void kit_merge_ref(kit_type t, const void *A, size_t m, const void *B, size_t n, void *C);
 
 /**
+ * The reference stable sort (lab 9): ascending by key, equal keys in their
+ * input order. A bottom-up merge sort built on kit_merge_ref().
+ * @param[in]     t    element type
+ * @param[in,out] data n elements, sorted in place
+ * @param[in]     n    their number
+ * @return 0, or -1 if it could not allocate its scratch array (data is then unchanged)
+ */
+int kit_stable_sort(kit_type t, void *data, size_t n);
+
+/**
  * Brute-force co-rank: walks the stable merge k steps and counts the
  * elements taken from A. O(k); meant for small exhaustive tests.
  * @pre 0 <= k <= m + n

@@ -109,6 +109,26 @@ static void judge_merge(const spec_test *t, const void *A, const void *B, const 
     free(ref);
 }
 
+/* op=sort: C must be A sorted stably (kv32 values tag the input positions, so stability shows). */
+static void judge_sort(const spec_test *t, const void *A, const void *C, check_result *out)
+{
+    size_t m = (size_t)t->m, size = kit_type_size(t->type);
+    void *ref = malloc(m * size + 1);
+    if (!ref) {
+        set(out, V_ERROR, "%s", "grader out of memory");
+        return;
+    }
+    memcpy(ref, A, m * size);
+    char msg[200];
+    if (kit_stable_sort(t->type, ref, m) != 0)
+        set(out, V_ERROR, "%s", "grader out of memory");
+    else if (kit_verify(t->type, ref, C, m, msg, sizeof msg) >= 0)
+        set(out, V_WRONG, "wrong output at %s", msg);
+    else
+        set(out, V_PASS, "%s", "pass");
+    free(ref);
+}
+
 static void judge_co_rank(const spec_test *t, const void *A, const void *B, const int64_t *Q, uint64_t q,
                           const int64_t *R, check_result *out)
 {
@@ -266,7 +286,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     out->conflicts = -1;
     size_t size = kit_type_size(t->type);
     size_t m = (size_t)t->m, n = (size_t)t->n;
-    int is_merge = strcmp(t->op, "merge") == 0, is_pbs = strcmp(t->op, "pbs") == 0;
+    int is_merge = strcmp(t->op, "merge") == 0, is_pbs = strcmp(t->op, "pbs") == 0, is_sort = strcmp(t->op, "sort") == 0;
     char req_path[4200], res_path[4200], err_path[4200];
     snprintf(req_path, sizeof req_path, "%s/request.bin", env->workdir);
     snprintf(res_path, sizeof res_path, "%s/reply.bin", env->workdir);
@@ -277,9 +297,11 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     int64_t *Q = NULL, *R = NULL;
     uint64_t q = 0;
     /* pbs: A holds the sorted keys, B the queries */
-    int generated = is_pbs ? kit_gen_merge_input(t->type, A, m, B, 0, t->gen, t->seed) == 0 &&
-                                 kit_pbs_gen_queries(t->type, A, m, t->queries, t->seed, B, n) == 0
-                           : kit_gen_merge_input(t->type, A, m, B, n, t->gen, t->seed) == 0;
+    /* sort: A holds the keys to sort, unsorted */
+    int generated = is_pbs    ? kit_gen_merge_input(t->type, A, m, B, 0, t->gen, t->seed) == 0 &&
+                                    kit_pbs_gen_queries(t->type, A, m, t->queries, t->seed, B, n) == 0
+                    : is_sort ? kit_gen_array(t->type, A, m, t->gen, t->seed) == 0
+                              : kit_gen_merge_input(t->type, A, m, B, n, t->gen, t->seed) == 0;
     if (!A || !B || !generated) {
         set(out, V_ERROR, "%s", "grader could not generate the input");
         goto done;
@@ -288,7 +310,18 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     char trace[4200], csv[4200];
     snprintf(trace, sizeof trace, "%s/conflicts.trace", env->workdir);
     snprintf(csv, sizeof csv, "%s/conflicts.csv", env->workdir);
-    if ((is_pbs || is_merge) && t->blocks > 0) { /* a kernel lab: the launch, and whether to run the measured kernel */
+    if (is_sort) { /* the variant (0 baseline, 1 CF), u, E, and whether to run the measured gather */
+        Q = malloc(4 * sizeof *Q);
+        if (!Q) {
+            set(out, V_ERROR, "%s", "grader out of memory");
+            goto done;
+        }
+        Q[0] = t->alg == 1;
+        Q[1] = t->threads;
+        Q[2] = t->tile;
+        Q[3] = measured;
+        q = 4;
+    } else if ((is_pbs || is_merge) && t->blocks > 0) { /* a kernel lab: the launch, and whether to run the measured kernel */
         Q = malloc(4 * sizeof *Q);
         if (!Q) {
             set(out, V_ERROR, "%s", "grader out of memory");
@@ -324,7 +357,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         }
         close(fd);
     }
-    if (!is_merge && !is_pbs && !(Q = choose_ranks(t, &q))) {
+    if (!is_merge && !is_pbs && !is_sort && !(Q = choose_ranks(t, &q))) {
         set(out, V_ERROR, "%s", "grader out of memory");
         goto done;
     }
@@ -336,7 +369,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     req.m = m;
     req.n = n;
     req.q = q;
-    req.flags = is_merge || is_pbs ? KIT_REQ_GUARD : 0;
+    req.flags = is_merge || is_pbs || is_sort ? KIT_REQ_GUARD : 0;
     FILE *f = fopen(req_path, "wb");
     int wrote = f && kit_req_write(f, &req, A, B, Q) == 0;
     if (f)
@@ -349,10 +382,10 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     kit_res want;
     memset(&want, 0, sizeof want);
     want.type = t->type;
-    want.c = is_merge ? m + n + 2 * KIT_GUARD_ELEMS : is_pbs ? 2 * KIT_GUARD_ELEMS : 0;
+    want.c = is_merge || is_sort ? m + n + 2 * KIT_GUARD_ELEMS : is_pbs ? 2 * KIT_GUARD_ELEMS : 0;
     want.m = m;
     want.n = n;
-    want.r = is_merge ? 0 : is_pbs ? n : 3 * q;
+    want.r = is_merge || is_sort ? 0 : is_pbs ? n : 3 * q;
     long long reply_bytes = (long long)(sizeof(kit_res) + 8 + (want.c + m + n) * size + want.r * 8);
 
     sb_limits lim;
@@ -362,6 +395,8 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
     if (measured) /* the trace: at most 48 reads per key or query, and a tile per block, 32 bytes a line */
         lim.file_bytes += (long long)((m + n) * 48 + (uint64_t)t->blocks * (m + 64 + (uint64_t)t->threads * 40)) * 32;
+    if (measured && is_sort) /* lab 9's gather: a store and a read per key of a tile, in each of up to 10 rounds */
+        lim.file_bytes += (long long)t->threads * t->tile * 2 * 10 * 32;
     if (measured && !env->simulated)
         lim.timeout_s *= 4; /* ncu replays the kernel */
     lim.cwd = env->workdir;
@@ -378,7 +413,8 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     if (measured && !env->simulated && env->ncu) {
         /* ncu measures the lab's kernel. With --log-file its own notes go to the log, not to stdout,
            where the reply goes. (--quiet makes ncu 2025.3 exit 1 here, so it is not used.) */
-        snprintf(kernel_filter, sizeof kernel_filter, "regex:%s", t->kernel[0] ? t->kernel : is_pbs ? "pbs_kernel" : ".");
+        snprintf(kernel_filter, sizeof kernel_filter, "regex:%s",
+                 t->kernel[0] ? t->kernel : is_pbs ? "pbs_kernel" : is_sort ? "ms_gather_probe" : ".");
         argv[argc++] = (char *)env->ncu;
         argv[argc++] = (char *)"--csv";
         argv[argc++] = (char *)"--log-file";
@@ -464,11 +500,13 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         set(out, V_WRONG, "modified its input B at %s", msg);
         goto done;
     }
-    if (is_merge && check_guards(rC, m + n, size, 0, out) != 0)
+    if ((is_merge || is_sort) && check_guards(rC, m + n, size, 0, out) != 0)
         goto done;
     if (is_pbs && check_guards(rC, 0, size, 1, out) != 0) /* the canaries around the answers (ints) */
         goto done;
-    if (is_merge) {
+    if (is_sort) {
+        judge_sort(t, A, (char *)rC + (size_t)KIT_GUARD_ELEMS * size, out);
+    } else if (is_merge) {
         judge_merge(t, A, B, (char *)rC + (size_t)KIT_GUARD_ELEMS * size, out);
     } else if (is_pbs) {
         judge_pbs(t, A, B, R, out);

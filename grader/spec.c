@@ -48,8 +48,9 @@ static const char *test_option(spec_test *t, char *kv)
     const char *key = kv, *val = eq + 1;
     long long v;
     if (strcmp(key, "op") == 0) {
-        if (strcmp(val, "merge") != 0 && strcmp(val, "co_rank") != 0 && strcmp(val, "pbs") != 0)
-            return "op must be merge, co_rank or pbs";
+        if (strcmp(val, "merge") != 0 && strcmp(val, "co_rank") != 0 && strcmp(val, "pbs") != 0 &&
+            strcmp(val, "sort") != 0)
+            return "op must be merge, co_rank, pbs or sort";
         snprintf(t->op, sizeof t->op, "%s", val);
     } else if (strcmp(key, "type") == 0) {
         if (kit_type_parse(val, &t->type))
@@ -82,13 +83,13 @@ static const char *test_option(spec_test *t, char *kv)
             return "threads must lie in 1 .. 1024";
         t->threads = (int)v;
     } else if (strcmp(key, "alg") == 0) {
-        static const char *const algs[] = {"pbs", "cf", "cl"};
+        static const char *const algs[] = {"pbs", "cf", "cl", "baseline"};
         t->alg = -1;
-        for (int a = 0; a < 3; a++)
+        for (int a = 0; a < 4; a++)
             if (strcmp(val, algs[a]) == 0)
                 t->alg = a;
         if (t->alg < 0)
-            return "alg must be pbs, cf or cl";
+            return "alg must be pbs, cf or cl (op=pbs) or baseline or cf (op=sort)";
     } else if (strcmp(key, "queries") == 0) {
         if (kit_pbs_queries_parse(val, &t->queries))
             return "queries must be keys, range or worst";
@@ -160,13 +161,17 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
         return "test needs op=";
     if (t->m + t->n > (1LL << 28))
         return "m + n must not exceed 2^28";
-    if (t->conflict_cmp && t->blocks == 0)
+    int is_sort = strcmp(t->op, "sort") == 0;
+    if (t->conflict_cmp && t->blocks == 0 && !is_sort)
         return "a conflict threshold needs the kernel's launch (blocks=, threads=)";
     if ((t->tolerance_pct || t->arch[0] || t->kernel[0]) && !t->conflict_cmp)
         return "tolerance, arch and kernel go with a conflict threshold";
     if (strcmp(t->op, "pbs") == 0) {
-        if (t->blocks == 0 || t->threads % 32 != 0 || t->tile != 0 || t->m < 1)
-            return "op=pbs needs m >= 1 keys, blocks, and threads a multiple of 32 (no tile)";
+        if (t->blocks == 0 || t->threads % 32 != 0 || t->tile != 0 || t->m < 1 || t->alg > 2)
+            return "op=pbs needs m >= 1 keys, blocks, and threads a multiple of 32 (no tile), and alg pbs, cf or cl";
+    } else if (is_sort) {
+        if (t->blocks != 0 || t->threads == 0 || t->tile == 0 || t->n != 0 || (t->alg != 1 && t->alg != 3))
+            return "op=sort needs m keys (no n), threads (u) and tile (E) without blocks, and alg baseline or cf";
     } else if ((t->blocks > 0) != (t->threads > 0) || (t->blocks > 0) != (t->tile > 0)) {
         return "blocks, threads and tile go together";
     }

@@ -24,7 +24,7 @@ typedef struct spec_test {
     char name[SPEC_NAME];   /**< unique within the lab */
     int task;               /**< index into spec_lab.tasks */
     int hidden;             /**< 1 if students do not see it */
-    char op[16];            /**< runner operation: "merge", "co_rank" or "pbs" */
+    char op[16];            /**< runner operation: "merge", "co_rank", "pbs" or "sort" */
     kit_type type;          /**< element type */
     /** @{ */
     long long m, n;         /**< input sizes */
@@ -37,7 +37,7 @@ typedef struct spec_test {
     int blocks, threads, tile; /**< merge kernels: the launch (blocks 0 when the lab has no kernel) */
     /** @} */
     int timeout_s;          /**< wall-clock limit, 0 for the grader's default */
-    int alg;                /**< pbs: the search, 0 (PBS), 1 (PBS-CF) or 2 (PBS-CL) */
+    int alg;                /**< pbs: the search, 0 (PBS), 1 (PBS-CF) or 2 (PBS-CL); sort: 1 (CF) or 3 (baseline) */
     kit_pbs_queries queries; /**< pbs: the query set */
     char conflict_cmp;       /**< a conflict threshold: '<' (conflicts<=N), '=' (conflicts==N), '>' (conflicts>=N), or 0 for none */
     long long conflicts;     /**< N: shared-memory load conflicts of the measured kernel */
@@ -77,6 +77,8 @@ typedef struct spec_lab {
  * and for kernel labs blocks, threads (1..1024) and tile, given together.
  * op=pbs (lab 6) takes blocks and threads (a multiple of 32) without tile, m >= 1 keys,
  * n queries, alg (pbs|cf|cl) and queries (keys|range|worst).
+ * op=sort (lab 9) sorts m generated keys (no n) with alg (baseline|cf), threads (u) and tile (E),
+ * without blocks; its measured kernel is the CF gather (ms_gather_probe).
  * A conflict threshold on the lab's measured kernel (the shared-memory load conflicts that the
  * simulator counts in CPU mode and ncu measures in GPU mode): conflicts<=N, conflicts==N or
  * conflicts>=N, with optional tolerance=P% (of N), arch=sm_XX (where N was calibrated) and

@@ -630,6 +630,40 @@ static void test_sort(void)
 }
 
 /* ---- kit_ref.h ------------------------------------------------------------------- */
+/* kit_stable_sort: ascending keys, equal keys in input order (kv32 values tag the input position), for every length up to 70 and a long array. */
+static void test_stable_sort(void)
+{
+    static const size_t lens[] = {0, 1, 2, 3, 7, 8, 9, 31, 64, 70, 5000};
+    for (size_t li = 0; li < ARRAY_LEN(lens); li++) {
+        size_t n = lens[li];
+        kit_kv32 *kv = (kit_kv32 *)kit_xmalloc(n * sizeof *kv + 1);
+        for (size_t i = 0; i < n; i++) {
+            kv[i].key = (int32_t)((i * 7919) % 5); /* five keys, many ties */
+            kv[i].value = (int32_t)i;
+        }
+        CU_ASSERT_EQUAL_FATAL(kit_stable_sort(KIT_TYPE_KV32, kv, n), 0);
+        for (size_t i = 1; i < n; i++)
+            if (kv[i - 1].key > kv[i].key || (kv[i - 1].key == kv[i].key && kv[i - 1].value > kv[i].value)) {
+                kit_test_fail(__FILE__, __LINE__, "n=%zu: positions %zu and %zu hold (%d, %d) then (%d, %d)", n, i - 1, i,
+                              kv[i - 1].key, kv[i - 1].value, kv[i].key, kv[i].value);
+                break;
+            }
+        size_t counts[5] = {0}, want_counts[5] = {0};
+        for (size_t i = 0; i < n; i++) {
+            counts[kv[i].key]++;
+            want_counts[(i * 7919) % 5]++;
+        }
+        for (int k = 0; k < 5; k++) /* nothing lost or duplicated */
+            CU_ASSERT_EQUAL(counts[k], want_counts[k]);
+        free(kv);
+    }
+    int32_t i32[] = {4, -1, 4, INT32_MIN, 0};
+    const int32_t want[] = {INT32_MIN, -1, 0, 4, 4};
+    CU_ASSERT_EQUAL_FATAL(kit_stable_sort(KIT_TYPE_I32, i32, ARRAY_LEN(i32)), 0);
+    char msg[160];
+    KIT_ASSERT_MSG(kit_verify(KIT_TYPE_I32, want, i32, ARRAY_LEN(i32), msg, sizeof msg) < 0, "i32: %s", msg);
+}
+
 
 static void test_key_at(void)
 {
@@ -2067,6 +2101,7 @@ static void register_tests(void)
     kit_test_add(ref, "kit_key_at", test_key_at);
     kit_test_add(ref, "kit_is_sorted", test_is_sorted);
     kit_test_add(ref, "kit_merge_ref: chapter example", test_merge_ref);
+    kit_test_add(ref, "kit_stable_sort: sorted, ties in input order", test_stable_sort);
     kit_test_add(ref, "kit_merge_ref: stability", test_merge_ref_stable);
     kit_test_add(ref, "kit_merge_ref: empty inputs", test_merge_ref_empty);
     kit_test_add(ref, "co-ranks of the chapter example", test_co_rank_example);

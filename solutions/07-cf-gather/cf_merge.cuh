@@ -71,7 +71,7 @@ KIT_HD inline int cf_slot(int x, int E)
 KIT_HD inline int cf_gather_index(int j, int a_i, int b_i, int n_a, int E, int tile, int *origin)
 {
     //@answer
-    int k = a_i % E, t = ((j - k) % E + E) % E;
+    int k = a_i % E, t = j >= k ? j - k : j - k + E; /* (j - k) mod E, as 0 <= j, k < E */
     if (t < n_a) {
         *origin = t;
         return a_i + t;

@@ -1,0 +1,192 @@
+/*
+ * GPU benchmark of lab 9's merge sort (reference solution), both variants, against
+ * cub::DeviceMergeSort::SortKeys with a custom comparator (so that CUB runs its merge sort, not
+ * its radix sort), on int32 keys from 2^20 to 2^28, random and sorted. Every time is the median
+ * of 7 runs of "copy the input into the work array, then sort it" (the sorts are in place), by
+ * CUDA events after a warm-up; the copy alone is timed too. Every result is checked against CUB's.
+ *
+ * sort_bench --once LG INPUT SORTER runs one sort once (for ncu: mk/sort-conflicts.sh), where
+ * INPUT is random or sorted and SORTER is cub or VARIANT-E-U (for example cf-15-512).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cub/device/device_merge_sort.cuh>
+
+#include "bench_time.cuh"
+#include "kit_cuda.h"
+#include "lab09.cuh"
+
+struct less_i32 {
+    __device__ bool operator()(int a, int b) const { return a < b; }
+};
+
+/* The sorters: CUB, then the kit's variants at Thrust's (15, 512), CUB's sm_90 (17, 256) and a non-coprime E. */
+struct sorter {
+    const char *name;
+    int cub;
+    lab09_cfg cfg;
+};
+static const sorter SORTERS[] = {
+    {"cub", 1, {0, 0, 0}},
+    {"baseline-15-512", 0, {MS_BASELINE, 15, 512}},
+    {"cf-15-512", 0, {MS_CF, 15, 512}},
+    {"baseline-17-256", 0, {MS_BASELINE, 17, 256}},
+    {"cf-17-256", 0, {MS_CF, 17, 256}},
+    {"baseline-16-256", 0, {MS_BASELINE, 16, 256}},
+    {"cf-16-256", 0, {MS_CF, 16, 256}},
+};
+static const int NSORTERS = (int)(sizeof SORTERS / sizeof SORTERS[0]);
+static const char *const INPUTS[] = {"random", "sorted"};
+static const int NINPUTS = 2;
+
+/* Fills h[0 .. n) with the named input: uniform random int32 (a fixed seed) or 0 .. n-1 in order. */
+static int make_input(const char *input, int *h, int n)
+{
+    if (strcmp(input, "random") == 0) {
+        unsigned long long x = 0x9E3779B97F4A7C15ULL;
+        for (int i = 0; i < n; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            h[i] = (int)(x >> 32);
+        }
+    } else if (strcmp(input, "sorted") == 0) {
+        for (int i = 0; i < n; i++)
+            h[i] = i;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* The device buffers of one size: the input, the work array, scratch for both kinds of sorter. */
+struct buffers {
+    int *in, *work, *tmp, *part;
+    void *cub_temp;
+    size_t cub_bytes;
+};
+
+static void run_sort(const sorter &s, buffers &b, int n)
+{
+    CUDA_CHECK(cudaMemcpyAsync(b.work, b.in, (size_t)n * sizeof(int), cudaMemcpyDeviceToDevice));
+    if (s.cub)
+        CUDA_CHECK(cub::DeviceMergeSort::SortKeys(b.cub_temp, b.cub_bytes, b.work, n, less_i32()));
+    else
+        lab09_sort_device<int32_t>(b.work, b.tmp, b.part, n, s.cfg);
+}
+
+static buffers alloc_buffers(int n)
+{
+    buffers b;
+    CUDA_CHECK(cudaMalloc(&b.in, (size_t)n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b.work, (size_t)n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b.tmp, (size_t)n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b.part, (size_t)ms_tiles(n, 32, 5) * sizeof(int) + 1)); /* enough for every cfg */
+    b.cub_bytes = 0;
+    CUDA_CHECK(cub::DeviceMergeSort::SortKeys(NULL, b.cub_bytes, b.work, n, less_i32()));
+    CUDA_CHECK(cudaMalloc(&b.cub_temp, b.cub_bytes + 1));
+    return b;
+}
+
+static void free_buffers(buffers &b)
+{
+    cudaFree(b.in);
+    cudaFree(b.work);
+    cudaFree(b.tmp);
+    cudaFree(b.part);
+    cudaFree(b.cub_temp);
+}
+
+/* --once LG INPUT SORTER */
+static int run_once(int lg, const char *input, const char *name)
+{
+    int n = 1 << lg, which = -1;
+    for (int s = 0; s < NSORTERS; s++)
+        if (strcmp(SORTERS[s].name, name) == 0)
+            which = s;
+    int *h = (int *)malloc((size_t)n * sizeof(int));
+    if (which < 0 || lg < 10 || lg > 28 || !h || make_input(input, h, n) != 0) {
+        fprintf(stderr, "sort_bench --once: LG is 10 .. 28, INPUT random or sorted, SORTER cub or one of the kit's "
+                        "(baseline-15-512, cf-15-512, baseline-17-256, cf-17-256, baseline-16-256, cf-16-256)\n");
+        free(h);
+        return 2;
+    }
+    buffers b = alloc_buffers(n);
+    CUDA_CHECK(cudaMemcpy(b.in, h, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+    run_sort(SORTERS[which], b, n);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    free_buffers(b);
+    free(h);
+    printf("sorted 2^%d %s keys with %s\n", lg, input, name);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    char why[160];
+    if (argc == 5 && strcmp(argv[1], "--once") == 0) {
+        if (kit_gpu_count(why, sizeof why) == 0) {
+            printf("sort_bench skipped: %s\n", why);
+            return 0;
+        }
+        return run_once(atoi(argv[2]), argv[3], argv[4]);
+    }
+    if (argc != 1) {
+        fprintf(stderr, "usage: %s [--once LG INPUT SORTER]\n", argv[0]);
+        return 2;
+    }
+    if (kit_gpu_count(why, sizeof why) == 0) {
+        printf("sort_bench skipped: %s\n", why);
+        return 0;
+    }
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    printf("device: %s, %d SMs; times are medians of 7, copy included\n", prop.name, prop.multiProcessorCount);
+    printf("%-6s %-7s %-16s %10s %9s %8s\n", "n", "input", "sorter", "ms", "Gkeys/s", "x cub");
+    const int reps = 7;
+    int status = 0;
+    for (int lg = 20; lg <= 28; lg += 2) {
+        int n = 1 << lg;
+        buffers b = alloc_buffers(n);
+        int *h = (int *)malloc((size_t)n * sizeof(int)), *ref = (int *)malloc((size_t)n * sizeof(int)),
+            *got = (int *)malloc((size_t)n * sizeof(int));
+        if (!h || !ref || !got) {
+            fprintf(stderr, "sort_bench: out of host memory at 2^%d\n", lg);
+            return 1;
+        }
+        for (int in = 0; in < NINPUTS; in++) {
+            make_input(INPUTS[in], h, n);
+            CUDA_CHECK(cudaMemcpy(b.in, h, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+            float copy = bench_median_ms(
+                [&] { CUDA_CHECK(cudaMemcpyAsync(b.work, b.in, (size_t)n * sizeof(int), cudaMemcpyDeviceToDevice)); }, reps);
+            printf("2^%-4d %-7s %-16s %10.3f %9.2f %8s\n", lg, INPUTS[in], "copy alone", copy, n / copy * 1e-6, "");
+            float cub_ms = 0;
+            for (int s = 0; s < NSORTERS; s++) {
+                float ms = bench_median_ms([&] { run_sort(SORTERS[s], b, n); }, reps);
+                CUDA_CHECK_LAUNCH();
+                CUDA_CHECK(cudaMemcpy(got, b.work, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+                if (s == 0) {
+                    cub_ms = ms;
+                    memcpy(ref, got, (size_t)n * sizeof(int));
+                    for (int i = 1; i < n; i++)
+                        if (ref[i - 1] > ref[i]) {
+                            printf("FAIL: cub's output is not sorted at %d\n", i);
+                            status = 1;
+                            break;
+                        }
+                } else if (memcmp(ref, got, (size_t)n * sizeof(int)) != 0) {
+                    printf("FAIL: %s gives a different result from cub at 2^%d (%s)\n", SORTERS[s].name, lg, INPUTS[in]);
+                    status = 1;
+                }
+                printf("2^%-4d %-7s %-16s %10.3f %9.2f %8.2f\n", lg, INPUTS[in], SORTERS[s].name, ms, n / ms * 1e-6,
+                       cub_ms / ms);
+            }
+        }
+        free(h);
+        free(ref);
+        free(got);
+        free_buffers(b);
+    }
+    return status;
+}

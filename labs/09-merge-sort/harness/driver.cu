@@ -1,0 +1,161 @@
+/*
+ * Lab 9 driver: sorts --m generated keys with ms_sort (--alg baseline or cf, --tile E, --threads u)
+ * on the GPU or the CPU emulation, and checks the result against the kit's stable sort (with
+ * --type kv32 the values tag each key's input position, so stability shows). In the CPU build
+ * --trace FILE writes the shared-memory trace of the measured gather (every block-sort round of
+ * the first tile) and prints the simulator's count. --serve answers the grader.
+ */
+#include <string.h>
+
+#include "kit_bank.h"
+#include "lab09.cuh"
+
+static const char *const WHAT =
+    "Lab 9: sort --m generated keys with ms_sort (--alg baseline|cf, --tile E in {5, 12, 15, 16, 17},\n"
+    "--threads u a power of two 32 .. 512) and check the result against the kit's stable sort.";
+
+/*
+ * Grader request "sort": A holds the keys to sort (B is empty), Q the launch (variant, threads,
+ * E) and a 4th value, 1 to run the measured gather and write its CPU-build trace to
+ * "conflicts.trace" in the current folder (on a GPU the grader measures it with ncu). C is the
+ * sorted keys between KIT_GUARD_ELEMS canaries on each side.
+ */
+static int serve_sort(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+{
+    (void)B;
+    if (strcmp(req->op, "sort") != 0 || (req->q != 3 && req->q != 4) || req->n != 0 || req->m > INT32_MAX) {
+        snprintf(out->error, sizeof out->error, "lab 09 runs 'sort' with 3 or 4 launch values and no B, not '%s'", req->op);
+        return -1;
+    }
+    lab09_cfg c = {(int)Q[0], (int)Q[2], (int)Q[1]};
+    if (Q[0] < 0 || Q[0] > 1 || Q[1] > 1024 || Q[2] > 64 ||
+        lab09_check_cfg((kit_type)req->type, c, out->error, sizeof out->error) != 0)
+        return -1;
+    size_t size = kit_type_size((kit_type)req->type), n = (size_t)req->m, guard = KIT_GUARD_ELEMS * size;
+    unsigned char *C = (unsigned char *)kit_xmalloc(n * size + 2 * guard);
+    memcpy(C + guard, A, n * size);
+    unsigned char *guards = (unsigned char *)kit_xmalloc(2 * guard);
+    int rc = lab09_run_guarded((kit_type)req->type, C + guard, (int)n, c, guard, guards, out->error, sizeof out->error);
+    if (rc == 0) { /* the canaries as the device left them, around the sorted keys */
+        memcpy(C, guards, guard);
+        memcpy(C + guard + n * size, guards + guard, guard);
+    }
+    free(guards);
+    if (rc == 0 && req->q == 4 && Q[3] == 1) {
+#ifdef KIT_CPU
+        kit_cpu_trace_start();
+#endif
+        rc = lab09_measure((kit_type)req->type, A, (int)n, c, out->error, sizeof out->error);
+#ifdef KIT_CPU
+        kit_access *acc;
+        size_t na = kit_cpu_trace_stop(&acc);
+        kit_trace_save("conflicts.trace", acc, na);
+        free(acc);
+#endif
+    }
+    if (rc < 0) {
+        free(C);
+        return -2;
+    }
+    out->C = C;
+    out->c = n + 2 * KIT_GUARD_ELEMS;
+    return 0; /* a skeleton shows up through kit_not_implemented_task() */
+}
+
+int main(int argc, char **argv)
+{
+    kit_args a;
+    int rc = kit_driver_begin(&a, argc, argv, WHAT, serve_sort);
+    if (rc >= 0)
+        return rc;
+    lab09_cfg c = lab09_default_cfg();
+    if (a.alg && lab09_variant_parse(a.alg, &c.variant) != 0) {
+        fprintf(stderr, "%s: --alg is baseline or cf\n", argv[0]);
+        return 2;
+    }
+    c.E = a.tile ? a.tile : c.E;
+    c.u = a.threads ? a.threads : c.u;
+    char msg[256];
+    if (kit_gen_is_pair_only(a.gen) || lab09_check_cfg(a.type, c, msg, sizeof msg) != 0) {
+        fprintf(stderr, "%s: %s\n", argv[0], kit_gen_is_pair_only(a.gen) ? "lab 9 needs a one-array --gen" : msg);
+        return 2;
+    }
+#ifndef KIT_CPU
+    if (a.trace) {
+        fprintf(stderr, "%s: --trace needs the CPU build (build/labs/student-cpu/...; make run uses it without a GPU)\n",
+                argv[0]);
+        return 2;
+    }
+#endif
+    int n = (int)a.m;
+    size_t size = kit_type_size(a.type);
+    void *input = kit_xmalloc((size_t)n * size + 1), *keys = kit_xmalloc((size_t)n * size + 1),
+         *want = kit_xmalloc((size_t)n * size + 1);
+    kit_gen_array(a.type, input, (size_t)n, a.gen, a.seed);
+    memcpy(want, input, (size_t)n * size);
+    if (kit_stable_sort(a.type, want, (size_t)n) != 0) {
+        fprintf(stderr, "%s: out of memory\n", argv[0]);
+        return 1;
+    }
+    int status = 0;
+    double best = 1e30;
+    for (int r = 0; r < a.repeat && status == 0; r++) {
+        memcpy(keys, input, (size_t)n * size);
+        double t0 = kit_now_s();
+        rc = lab09_run(a.type, keys, n, c, msg, sizeof msg);
+        double dt = kit_now_s() - t0;
+        best = dt < best ? dt : best;
+        if (rc == 1) {
+            printf("FAIL: not implemented: %s\n",
+                   kit_not_implemented_task() ? kit_not_implemented_task() : lab09_task(c.variant));
+            status = 1;
+        } else if (rc < 0) {
+            printf("FAIL: %s\n", msg);
+            status = 1;
+        }
+    }
+#ifdef KIT_CPU
+    if (status == 0 && a.trace) {
+        kit_cpu_trace_start();
+        rc = lab09_measure(a.type, input, n, c, msg, sizeof msg);
+        kit_access *acc;
+        size_t na = kit_cpu_trace_stop(&acc);
+        kit_bank_model model = {CF_W, 4};
+        kit_bank_report rep;
+        if (rc == 0 && kit_bank_simulate(&model, acc, na, &rep, msg, sizeof msg) == 0) {
+            printf("trace: the gather of every block-sort round of the first tile: %zu shared accesses, "
+                   "%llu load conflicts\n", na, (unsigned long long)rep.load.conflicts);
+            kit_bank_free(&rep);
+        } else {
+            rc = -1;
+        }
+        if (rc != 0 || kit_trace_save(a.trace, acc, na) != 0) {
+            fprintf(stderr, "%s: %s\n", argv[0], rc != 0 ? msg : "could not write the trace");
+            status = 2;
+        }
+        free(acc);
+    }
+#endif
+    if (status == 0 && a.print) {
+        kit_print_array("input", a.type, input, (size_t)n);
+        kit_print_array("sorted", a.type, keys, (size_t)n);
+    }
+    long long bad = status == 0 ? kit_verify(a.type, want, keys, (size_t)n, msg, sizeof msg) : -1;
+    if (bad >= 0) {
+        printf("FAIL: %s E=%d u=%d %s n=%d gen=%s: %s\n", lab09_variant_name(c.variant), c.E, c.u, kit_type_name(a.type), n,
+               kit_gen_name(a.gen), msg);
+        status = 1;
+    }
+    if (status == 0)
+        printf("PASS: %s E=%d u=%d %s n=%d gen=%s seed=%llu: %.3f ms with copies"
+#ifdef KIT_CPU
+               " (CPU emulation)"
+#endif
+               "\n",
+               lab09_variant_name(c.variant), c.E, c.u, kit_type_name(a.type), n, kit_gen_name(a.gen),
+               (unsigned long long)a.seed, best * 1e3);
+    free(input);
+    free(keys);
+    free(want);
+    return status;
+}

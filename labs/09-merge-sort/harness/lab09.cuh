@@ -1,0 +1,269 @@
+/* Lab 9's harness glue, shared by its driver, its tests and its benchmark: running ms_sort for a run-time E, variant and type, with canaries, and the measured gather. */
+#ifndef LAB09_HARNESS_CUH
+#define LAB09_HARNESS_CUH
+
+#include <string.h>
+
+#include "kit.h"
+#include "kit_cuda.h"
+#include "merge_sort.cuh"
+
+/** A sort's launch: the variant, keys per thread and threads per block. */
+struct lab09_cfg {
+    int variant; /* MS_BASELINE or MS_CF */
+    int E;       /* keys per thread: one of LAB09_ES */
+    int u;       /* threads per block: a power of two, 32 .. 512 */
+};
+
+/* The E the kit builds: coprime with 32 (5, 15 as Thrust, 17 as CUB on sm_90) and not (12, 16). */
+static const int LAB09_ES[] = {5, 12, 15, 16, 17};
+
+/** The default launch: the CF variant with E = 15 and u = 512, as Thrust's fastest setting. */
+static inline lab09_cfg lab09_default_cfg(void)
+{
+    lab09_cfg c = {MS_CF, 15, 512};
+    return c;
+}
+
+/** "baseline" or "cf". */
+static inline const char *lab09_variant_name(int v)
+{
+    return v == MS_CF ? "cf" : "baseline";
+}
+
+/** Parses "baseline" or "cf"; 0 on success, -1 otherwise. */
+static inline int lab09_variant_parse(const char *s, int *v)
+{
+    if (strcmp(s, "baseline") == 0)
+        *v = MS_BASELINE;
+    else if (strcmp(s, "cf") == 0)
+        *v = MS_CF;
+    else
+        return -1;
+    return 0;
+}
+
+/** The task a skeleton reports for a variant. */
+static inline const char *lab09_task(int v)
+{
+    return v == MS_CF ? "09-merge-sort:cf" : "09-merge-sort:baseline";
+}
+
+/** Checks a launch and a type; 0 if the kit can run it, else -1 with the reason in msg. */
+static inline int lab09_check_cfg(kit_type t, lab09_cfg c, char *msg, size_t len)
+{
+    int e_ok = 0;
+    for (size_t x = 0; x < sizeof LAB09_ES / sizeof LAB09_ES[0]; x++)
+        e_ok |= c.E == LAB09_ES[x];
+    if (!e_ok || c.u < 32 || c.u > 512 || (c.u & (c.u - 1)) != 0 || (c.variant != MS_BASELINE && c.variant != MS_CF) ||
+        (t != KIT_TYPE_I32 && t != KIT_TYPE_KV32)) {
+        snprintf(msg, len,
+                 "lab 9: i32 or kv32, E in {5,12,15,16,17}, u a power of 2 in 32..512 "
+                 "(got %s, E=%d, u=%d)",
+                 kit_type_name(t), c.E, c.u);
+        return -1;
+    }
+    return 0;
+}
+
+template <typename T, int E>
+static void lab09_sort_e(T *d_keys, T *d_tmp, int *d_part, int n, lab09_cfg c)
+{
+    if (c.variant == MS_CF)
+        ms_sort<T, E, MS_CF>(d_keys, d_tmp, d_part, n, c.u);
+    else
+        ms_sort<T, E, MS_BASELINE>(d_keys, d_tmp, d_part, n, c.u);
+}
+
+/** Sorts d_keys[0 .. n) with the launch c (already checked); scratch d_tmp (n keys) and d_part (ms_tiles ints). */
+template <typename T>
+static void lab09_sort_device(T *d_keys, T *d_tmp, int *d_part, int n, lab09_cfg c)
+{
+    switch (c.E) {
+    case 5: lab09_sort_e<T, 5>(d_keys, d_tmp, d_part, n, c); break;
+    case 12: lab09_sort_e<T, 12>(d_keys, d_tmp, d_part, n, c); break;
+    case 15: lab09_sort_e<T, 15>(d_keys, d_tmp, d_part, n, c); break;
+    case 16: lab09_sort_e<T, 16>(d_keys, d_tmp, d_part, n, c); break;
+    case 17: lab09_sort_e<T, 17>(d_keys, d_tmp, d_part, n, c); break;
+    }
+}
+
+/**
+ * Sorts keys[0 .. n) (host) on the device with the launch c. With guard > 0 the device array
+ * has guard bytes of canaries (KIT_GUARD_BYTE) on each side and guards_out receives them after
+ * the sort (2 * guard bytes), so that a caller sees a write past either end.
+ * @return 0 when sorted, 1 when a skeleton was reached, -1 when the launch failed or was refused (msg says why)
+ */
+static inline int lab09_run_guarded(kit_type t, void *keys, int n, lab09_cfg c, size_t guard,
+                                    unsigned char *guards_out, char *msg, size_t len)
+{
+    if (lab09_check_cfg(t, c, msg, len) != 0)
+        return -1;
+    size_t size = kit_type_size(t), bytes = (size_t)n * size;
+    unsigned char *d_raw, *d_tmp;
+    int *d_part;
+    CUDA_CHECK(cudaMalloc(&d_raw, bytes + 2 * guard + 1));
+    CUDA_CHECK(cudaMemset(d_raw, KIT_GUARD_BYTE, bytes + 2 * guard));
+    CUDA_CHECK(cudaMemcpy(d_raw + guard, keys, bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc(&d_tmp, bytes + 1));
+    CUDA_CHECK(cudaMalloc(&d_part, (size_t)ms_tiles(n, c.u, c.E) * sizeof(int) + 1));
+    kit_not_implemented_reset();
+    (void)cudaGetLastError();
+    if (t == KIT_TYPE_I32)
+        lab09_sort_device<int32_t>((int32_t *)(d_raw + guard), (int32_t *)d_tmp, d_part, n, c);
+    else
+        lab09_sort_device<kit_kv32>((kit_kv32 *)(d_raw + guard), (kit_kv32 *)d_tmp, d_part, n, c);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    int rc = 0;
+    if (e != cudaSuccess) {
+        snprintf(msg, len, "the sort (%s, E=%d, u=%d) failed: %s (%s)", lab09_variant_name(c.variant), c.E, c.u,
+                 cudaGetErrorString(e), cudaGetErrorName(e));
+        rc = -1;
+    } else if (kit_device_not_implemented(lab09_task(c.variant))) {
+        rc = 1;
+    } else {
+        CUDA_CHECK(cudaMemcpy(keys, d_raw + guard, bytes, cudaMemcpyDeviceToHost));
+        if (guard > 0) {
+            CUDA_CHECK(cudaMemcpy(guards_out, d_raw, guard, cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(guards_out + guard, d_raw + guard + bytes, guard, cudaMemcpyDeviceToHost));
+        }
+    }
+    CUDA_CHECK(cudaFree(d_raw));
+    CUDA_CHECK(cudaFree(d_tmp));
+    CUDA_CHECK(cudaFree(d_part));
+    return rc;
+}
+
+/** lab09_run_guarded without canaries. */
+static inline int lab09_run(kit_type t, void *keys, int n, lab09_cfg c, char *msg, size_t len)
+{
+    return lab09_run_guarded(t, keys, n, c, 0, NULL, msg, len);
+}
+
+/* ---- the measured kernel: the CF gather of the block sort's rounds ---------------------------- */
+
+/** How many of the first diag outputs of merging A (n_a keys) and B (n_b keys) come from A, in global memory (ties to A). */
+template <typename T>
+__device__ int lab09_co_rank_global(const T *A, int n_a, const T *B, int n_b, int diag)
+{
+    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1);
+        if (A[mid] <= B[diag - 1 - mid])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/**
+ * The gather alone, the kernel whose conflicts lab 9 is graded on. Block r plays block-sort round
+ * r (groups of g = 2^(r+1) threads): it stores runs[r*u*E ...], a tile whose runs of g*E/2 keys
+ * are sorted, in that round's CF layout, and each thread gathers its E keys (ms_cf_gather). The
+ * splits come from searches in global memory, so the gather's are the only shared-memory loads.
+ * Thread i writes the keys of its share to out[r*u*E + i*E ...] in merge-origin order (A's keys,
+ * then B's), so no read is optimized away. One launch for all rounds keeps the rounds apart in a
+ * CPU trace (the simulator tells blocks apart, not launches).
+ */
+template <typename T, int E>
+__global__ void ms_gather_probe(const T *runs, int len, T *out)
+{
+    kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
+    const int u = (int)blockDim.x, i = (int)threadIdx.x, g = 2 << blockIdx.x, region = g * E, half = region / 2;
+    runs += (size_t)blockIdx.x * u * E;
+    out += (size_t)blockIdx.x * u * E;
+    for (int x = i; x < u * E; x += u) { /* the whole tile, so every thread stores E times: past len, a copy of the last key fills the gap */
+        int base = x / region * region;
+        S[ms_slot<E>(base + ms_cf_position(x - base, half, region))] = runs[x < len ? x : len - 1];
+    }
+    __syncthreads();
+    int base = i / g * region;
+    int n_a = len - base < 0 ? 0 : len - base < half ? len - base : half;
+    int n_b = len - base - half < 0 ? 0 : len - base - half < half ? len - base - half : half;
+    int diag = (i % g) * E, d = diag < n_a + n_b ? diag : n_a + n_b; /* diag unclamped, as ms_merge_share */
+    int count = n_a + n_b - d < E ? n_a + n_b - d : E;
+    const T *A = runs + base, *B = A + half;
+    int a = lab09_co_rank_global(A, n_a, B, n_b, d), a_end = lab09_co_rank_global(A, n_a, B, n_b, d + count);
+    T key[E];
+    int origin[E];
+    ms_cf_gather<T, E>(S, base, region, a, diag - a, a_end - a, count, key, origin);
+    KIT_UNROLL
+    for (int j = 0; j < E; j++)
+        if (origin[j] < count)
+            out[(size_t)i * E + origin[j]] = key[j];
+}
+
+template <typename T, int E>
+static void lab09_probe_e(const T *d_runs, int len, T *d_out, int u, int rounds)
+{
+    void (*kernel)(const T *, int, T *) = ms_gather_probe<T, E>;
+    size_t bytes = (size_t)ms_shared_elems(u * E) * sizeof(T);
+    KIT_ALLOW_SHARED(kernel, bytes);
+    KIT_LAUNCH(kernel, rounds, u, bytes, d_runs, len, d_out);
+}
+
+/**
+ * Lab 9's measured kernel: one launch of ms_gather_probe with a block for every block-sort round
+ * (groups of g = 2, 4, ..., u threads), each gathering the first tile of keys[0 .. n) with its
+ * runs of g*E/2 keys sorted. out (log2(u) tiles of u*E keys, may be NULL) receives what each
+ * round's threads gathered, in merge-origin order.
+ * @return 0, or -1 when the launch is refused or failed (msg says why)
+ */
+template <typename T>
+static int lab09_measure_typed(kit_type t, const T *keys, int n, lab09_cfg c, T *out, char *msg, size_t len)
+{
+    if (lab09_check_cfg(t, c, msg, len) != 0)
+        return -1;
+    if (n < 1) {
+        snprintf(msg, len, "the measured gather needs at least one key");
+        return -1;
+    }
+    int tile = c.u * c.E, m = n < tile ? n : tile, rounds = 0;
+    while ((2 << rounds) <= c.u)
+        rounds++;
+    size_t bytes = (size_t)rounds * tile * sizeof(T);
+    T *runs = (T *)kit_xmalloc(bytes + 1), *d_runs, *d_out;
+    for (int r = 0; r < rounds; r++) {
+        int half = (2 << r) * c.E / 2;
+        memcpy(runs + (size_t)r * tile, keys, (size_t)m * sizeof(T));
+        for (int x = 0; x < m; x += half)
+            kit_stable_sort(t, runs + (size_t)r * tile + x, (size_t)(m - x < half ? m - x : half));
+    }
+    d_runs = (T *)kit_device_copy(runs, bytes + 1);
+    CUDA_CHECK(cudaMalloc(&d_out, bytes + 1));
+    CUDA_CHECK(cudaMemset(d_out, 0, bytes + 1));
+    switch (c.E) {
+    case 5: lab09_probe_e<T, 5>(d_runs, m, d_out, c.u, rounds); break;
+    case 12: lab09_probe_e<T, 12>(d_runs, m, d_out, c.u, rounds); break;
+    case 15: lab09_probe_e<T, 15>(d_runs, m, d_out, c.u, rounds); break;
+    case 16: lab09_probe_e<T, 16>(d_runs, m, d_out, c.u, rounds); break;
+    case 17: lab09_probe_e<T, 17>(d_runs, m, d_out, c.u, rounds); break;
+    }
+    int rc = 0;
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        snprintf(msg, len, "the gather probe (E=%d, u=%d) failed: %s", c.E, c.u, cudaGetErrorString(e));
+        rc = -1;
+    } else if (out) {
+        CUDA_CHECK(cudaMemcpy(out, d_out, bytes, cudaMemcpyDeviceToHost));
+    }
+    CUDA_CHECK(cudaFree(d_runs));
+    CUDA_CHECK(cudaFree(d_out));
+    free(runs);
+    return rc;
+}
+
+/** lab09_measure_typed for a run-time type (i32 or kv32). */
+static inline int lab09_measure(kit_type t, const void *keys, int n, lab09_cfg c, char *msg, size_t len)
+{
+    if (t == KIT_TYPE_KV32)
+        return lab09_measure_typed<kit_kv32>(t, (const kit_kv32 *)keys, n, c, NULL, msg, len);
+    return lab09_measure_typed<int32_t>(t, (const int32_t *)keys, n, c, NULL, msg, len);
+}
+
+#endif

@@ -1,0 +1,322 @@
+/* Lab 9 public tests: the CF layout on the host; one merge of a pair and whole sorts on the device (or the CPU emulation), both variants; the gather's conflicts in the simulator. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit_bank.h"
+#include "kit_test.h"
+#include "kit_test_gpu.h"
+#include "lab09.cuh"
+
+/* Reports a reached skeleton once; returns 1 if it was reached. */
+static int skeleton_reached(void)
+{
+    if (kit_not_implemented_task()) {
+        kit_test_fail(__FILE__, __LINE__, "not implemented: %s", kit_not_implemented_task());
+        return 1;
+    }
+    return 0;
+}
+
+/* ms_cf_position: A forwards from 0, B reversed from the region's end; every slot of a full region once. */
+static void test_cf_position(void)
+{
+    const int halves[] = {1, 5, 15, 16, 17 * 128};
+    for (size_t h = 0; h < sizeof halves / sizeof halves[0]; h++) {
+        int half = halves[h], region = 2 * half;
+        char *seen = (char *)calloc((size_t)region, 1);
+        kit_not_implemented_reset();
+        for (int p = 0; p < region; p++) {
+            int x = ms_cf_position(p, half, region);
+            if (skeleton_reached()) {
+                free(seen);
+                return;
+            }
+            int want = p < half ? p : region - 1 - (p - half);
+            if (x != want || seen[x]++) {
+                kit_test_fail(__FILE__, __LINE__, "half %d: key %d of the pair goes to %d, expected %d", half, p, x, want);
+                free(seen);
+                return;
+            }
+        }
+        free(seen);
+    }
+    /* A global round's tile: A's n_a keys forwards, B's reversed from the tile's end, whatever n_a. */
+    kit_not_implemented_reset();
+    CU_ASSERT_EQUAL(ms_cf_position(0, 3, 100), 0);
+    CU_ASSERT_EQUAL(ms_cf_position(2, 3, 100), 2);
+    CU_ASSERT_EQUAL(ms_cf_position(3, 3, 100), 99);
+    CU_ASSERT_EQUAL(ms_cf_position(99, 3, 100), 3);
+    CU_ASSERT_EQUAL(ms_cf_position(0, 0, 10), 9);
+    skeleton_reached();
+}
+
+/* The exchange's padding: every tile position gets its own slot inside ms_shared_elems(). */
+static void test_exchange_slot(void)
+{
+    const int tile = 512 * 16;
+    char *seen = (char *)calloc((size_t)ms_shared_elems(tile), 1);
+    for (int x = 0; x < tile; x++) {
+        int s16 = ms_exchange_slot<16>(x), s15 = ms_exchange_slot<15>(x);
+        CU_ASSERT_EQUAL(s15, x);
+        if (s16 < 0 || s16 >= ms_shared_elems(tile) - 1 || seen[s16]++) {
+            kit_test_fail(__FILE__, __LINE__, "E=16: position %d goes to slot %d, out of range or taken", x, s16);
+            break;
+        }
+    }
+    free(seen);
+}
+
+/* One merge of A (n_a keys) and B (n_b keys) by one block of u threads, the pair stored as the variant stores it: ms_merge_share. */
+template <typename T, int E, int V>
+__global__ void lab09_pair_kernel(const T *A, int n_a, const T *B, int n_b, int half, T *C)
+{
+    kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
+    const int u = (int)blockDim.x, region = u * E, i = (int)threadIdx.x;
+    for (int x = i; x < n_a + n_b; x += u) {
+        int p = x < n_a ? x : half + (x - n_a); /* key p of the pair */
+        S[V == MS_BASELINE ? p : ms_slot<E>(ms_cf_position(p, half, region))] = x < n_a ? A[x] : B[x - n_a];
+    }
+    __syncthreads();
+    T key[E];
+    ms_merge_share<T, E, V>(S, 0, half, region, n_a, n_b, i * E, key);
+    for (int t = 0; t < E; t++)
+        if (i * E + t < n_a + n_b)
+            C[i * E + t] = key[t];
+}
+
+/* Runs lab09_pair_kernel on kv32 keys and compares with the reference stable merge; 0 if right. */
+template <int E, int V>
+static int check_pair(int u, int n_a, int n_b, kit_gen gen, uint64_t seed)
+{
+    int half = u * E / 2, total = n_a + n_b;
+    kit_kv32 *A = (kit_kv32 *)kit_xmalloc((size_t)half * sizeof(kit_kv32) + 1),
+             *B = (kit_kv32 *)kit_xmalloc((size_t)half * sizeof(kit_kv32) + 1),
+             *C = (kit_kv32 *)kit_xmalloc((size_t)u * E * sizeof(kit_kv32) + 1),
+             *want = (kit_kv32 *)kit_xmalloc((size_t)u * E * sizeof(kit_kv32) + 1);
+    kit_gen_merge_input(KIT_TYPE_KV32, A, (size_t)n_a, B, (size_t)n_b, gen, seed);
+    kit_merge_ref(KIT_TYPE_KV32, A, (size_t)n_a, B, (size_t)n_b, want);
+    kit_kv32 *d_A = (kit_kv32 *)kit_device_copy(A, (size_t)n_a * sizeof(kit_kv32) + 1),
+             *d_B = (kit_kv32 *)kit_device_copy(B, (size_t)n_b * sizeof(kit_kv32) + 1), *d_C;
+    CUDA_CHECK(cudaMalloc(&d_C, (size_t)u * E * sizeof(kit_kv32) + 1));
+    size_t bytes = (size_t)ms_shared_elems(u * E) * sizeof(kit_kv32);
+    void (*kernel)(const kit_kv32 *, int, const kit_kv32 *, int, int, kit_kv32 *) = lab09_pair_kernel<kit_kv32, E, V>;
+    KIT_ALLOW_SHARED(kernel, bytes);
+    kit_not_implemented_reset();
+    KIT_LAUNCH(kernel, 1, u, bytes, d_A, n_a, d_B, n_b, half, d_C);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(C, d_C, (size_t)total * sizeof(kit_kv32), cudaMemcpyDeviceToHost));
+    int bad = 0;
+    char msg[200];
+    if (kit_device_not_implemented(lab09_task(V)) || skeleton_reached()) {
+        if (!kit_not_implemented_task())
+            kit_test_fail(__FILE__, __LINE__, "not implemented: %s", lab09_task(V));
+        bad = 1;
+    } else if (kit_verify(KIT_TYPE_KV32, want, C, (size_t)total, msg, sizeof msg) >= 0) {
+        kit_test_fail(__FILE__, __LINE__, "%s, E=%d, u=%d, |A|=%d, |B|=%d, %s: %s", lab09_variant_name(V), E, u, n_a, n_b,
+                      kit_gen_name(gen), msg);
+        bad = 1;
+    }
+    cudaFree(d_A);
+    cudaFree(d_B);
+    cudaFree(d_C);
+    free(A);
+    free(B);
+    free(C);
+    free(want);
+    return bad;
+}
+
+/* Every split of a pair: empty, one-sided, partial (fewer outputs than threads), full; stable on ties. */
+template <int V>
+static void pair_cases(void)
+{
+    const int u = 64;
+    const struct {
+        int n_a, n_b;
+        kit_gen gen;
+    } cases[] = {
+        {0, 0, KIT_GEN_RANDOM},        {1, 0, KIT_GEN_RANDOM},        {0, 1, KIT_GEN_RANDOM},
+        {7, 3, KIT_GEN_DUPLICATES},    {160, 160, KIT_GEN_RANDOM},    {160, 160, KIT_GEN_A_BELOW_B},
+        {160, 160, KIT_GEN_B_BELOW_A}, {160, 160, KIT_GEN_EQUAL},     {160, 160, KIT_GEN_INTERLEAVED},
+        {160, 33, KIT_GEN_DUPLICATES}, {17, 160, KIT_GEN_INTERLEAVED}, {100, 101, KIT_GEN_EQUAL},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        if (check_pair<5, V>(u, cases[c].n_a, cases[c].n_b, cases[c].gen, c + 1))
+            return;
+    /* the larger E, a full pair: 544 and 512 keys a side */
+    if (check_pair<17, V>(u, 544, 544, KIT_GEN_DUPLICATES, 3) || check_pair<16, V>(u, 512, 400, KIT_GEN_INTERLEAVED, 4) ||
+        check_pair<12, V>(u, 384, 384, KIT_GEN_A_BELOW_B, 5) || check_pair<15, V>(u, 480, 1, KIT_GEN_RANDOM, 6))
+        return;
+}
+static void test_pair_baseline(void) { pair_cases<MS_BASELINE>(); }
+static void test_pair_cf(void) { pair_cases<MS_CF>(); }
+
+/* Sorts n keys with cfg and compares with kit_stable_sort (kv32 values tag the input position); 0 if right. */
+static int check_sort(kit_type t, int n, lab09_cfg c, kit_gen gen, uint64_t seed)
+{
+    size_t size = kit_type_size(t), guard = KIT_GUARD_ELEMS * size;
+    void *keys = kit_xmalloc((size_t)n * size + 1), *want = kit_xmalloc((size_t)n * size + 1);
+    unsigned char *guards = (unsigned char *)kit_xmalloc(2 * guard);
+    kit_gen_array(t, keys, (size_t)n, gen, seed);
+    memcpy(want, keys, (size_t)n * size);
+    kit_stable_sort(t, want, (size_t)n);
+    char msg[200];
+    int rc = lab09_run_guarded(t, keys, n, c, guard, guards, msg, sizeof msg), bad = 1;
+    if (rc == 1) {
+        kit_test_fail(__FILE__, __LINE__, "not implemented: %s",
+                      kit_not_implemented_task() ? kit_not_implemented_task() : lab09_task(c.variant));
+    } else if (rc != 0) {
+        kit_test_fail(__FILE__, __LINE__, "%s", msg);
+    } else if (kit_verify(t, want, keys, (size_t)n, msg, sizeof msg) >= 0) {
+        kit_test_fail(__FILE__, __LINE__, "%s E=%d u=%d %s n=%d %s: %s", lab09_variant_name(c.variant), c.E, c.u,
+                      kit_type_name(t), n, kit_gen_name(gen), msg);
+    } else {
+        bad = 0;
+        for (size_t x = 0; x < 2 * guard && !bad; x++)
+            if (guards[x] != KIT_GUARD_BYTE) {
+                kit_test_fail(__FILE__, __LINE__, "%s E=%d u=%d n=%d: a write past the %s of the keys", lab09_variant_name(c.variant),
+                              c.E, c.u, n, x < guard ? "start" : "end");
+                bad = 1;
+            }
+    }
+    free(keys);
+    free(want);
+    free(guards);
+    return bad;
+}
+
+/* Any n: empty, one key, partial threads, tiles and rounds, for every E, both variants; kv32 shows stability. */
+template <int V>
+static void sizes_cases(void)
+{
+    for (size_t e = 0; e < sizeof LAB09_ES / sizeof LAB09_ES[0]; e++) {
+        lab09_cfg c = {V, LAB09_ES[e], 32};
+        int tile = 32 * c.E;
+        const int ns[] = {0, 1, 2, c.E - 1, c.E + 1, tile - 1, tile, tile + 1, 2 * tile + 7, 5 * tile - 3, 8 * tile};
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
+            if (check_sort(k % 2 ? KIT_TYPE_KV32 : KIT_TYPE_I32, ns[k], c, k % 3 ? KIT_GEN_DUPLICATES : KIT_GEN_RANDOM, k))
+                return;
+    }
+}
+static void test_sizes_baseline(void) { sizes_cases<MS_BASELINE>(); }
+static void test_sizes_cf(void) { sizes_cases<MS_CF>(); }
+
+/* Input shapes at u = 64: sorted, reversed, all equal (stability), few unique; and the papers' launches, (15, 512) and (17, 256). */
+template <int V>
+static void shapes_cases(void)
+{
+    const kit_gen gens[] = {KIT_GEN_SORTED, KIT_GEN_REVERSE, KIT_GEN_EQUAL, KIT_GEN_FEW_UNIQUE};
+    for (size_t g = 0; g < sizeof gens / sizeof gens[0]; g++) {
+        lab09_cfg c = {V, g % 2 ? 16 : 15, 64};
+        if (check_sort(KIT_TYPE_KV32, 3 * 64 * c.E + 11, c, gens[g], g))
+            return;
+    }
+    lab09_cfg big[] = {{V, 15, 512}, {V, 17, 256}};
+    for (int b = 0; b < 2; b++)
+        if (check_sort(KIT_TYPE_KV32, 2 * big[b].u * big[b].E + 1000, big[b], KIT_GEN_DUPLICATES, 9))
+            return;
+}
+static void test_shapes_baseline(void) { shapes_cases<MS_BASELINE>(); }
+static void test_shapes_cf(void) { shapes_cases<MS_CF>(); }
+
+/* Launches the kit cannot run are refused with a reason, before any kernel runs. */
+static void test_refused(void)
+{
+    const lab09_cfg bad[] = {{MS_CF, 7, 64}, {MS_CF, 15, 48}, {MS_CF, 15, 1024}, {MS_CF, 15, 16}, {2, 15, 64}};
+    char msg[200];
+    int key = 1;
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        msg[0] = '\0';
+        CU_ASSERT_EQUAL(lab09_run(KIT_TYPE_I32, &key, 1, bad[b], msg, sizeof msg), -1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, "lab 9"));
+    }
+    lab09_cfg good = {MS_CF, 15, 64};
+    CU_ASSERT_EQUAL(lab09_run(KIT_TYPE_I64, &key, 0, good, msg, sizeof msg), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "i64"));
+}
+
+#ifdef KIT_CPU
+/* The simulator's load conflicts of the measured gather (every block-sort round of the first tile). */
+static long long gather_conflicts(kit_type t, lab09_cfg c, int n, kit_gen gen)
+{
+    size_t size = kit_type_size(t);
+    void *keys = kit_xmalloc((size_t)n * size + 1);
+    kit_gen_array(t, keys, (size_t)n, gen, (uint64_t)n);
+    char msg[200];
+    kit_not_implemented_reset();
+    kit_cpu_trace_start();
+    int rc = lab09_measure(t, keys, n, c, msg, sizeof msg);
+    kit_access *acc;
+    size_t na = kit_cpu_trace_stop(&acc);
+    long long result = -1;
+    kit_bank_model model = {CF_W, 4};
+    kit_bank_report r;
+    if (skeleton_reached()) {
+    } else if (rc != 0) {
+        kit_test_fail(__FILE__, __LINE__, "%s", msg);
+    } else if (kit_bank_simulate(&model, acc, na, &r, msg, sizeof msg) != 0) {
+        kit_test_fail(__FILE__, __LINE__, "simulator: %s", msg);
+    } else {
+        result = (long long)r.load.conflicts;
+        kit_bank_free(&r);
+    }
+    free(acc);
+    free(keys);
+    return result;
+}
+
+/* Section 3.3 in every block-sort round: 0 gather conflicts for every E, u = 64, 256, 512, full and partial tiles. */
+static void test_gather_conflict_free(void)
+{
+    const int us[] = {64, 256, 512};
+    const kit_gen gens[] = {KIT_GEN_RANDOM, KIT_GEN_SORTED, KIT_GEN_REVERSE, KIT_GEN_EQUAL};
+    for (size_t e = 0; e < sizeof LAB09_ES / sizeof LAB09_ES[0]; e++)
+        for (int k = 0; k < 3; k++)
+            for (int g = 0; g < 4; g++) {
+                lab09_cfg c = {MS_CF, LAB09_ES[e], us[k]};
+                int n = g == 3 ? c.u * c.E / 3 + 1 : c.u * c.E; /* the last: a partial tile */
+                long long got = gather_conflicts(KIT_TYPE_I32, c, n, gens[g]);
+                if (got != 0) {
+                    if (got > 0)
+                        kit_test_fail(__FILE__, __LINE__, "E=%d, u=%d, n=%d, %s: %lld conflicts in the gather", c.E, c.u, n,
+                                      kit_gen_name(gens[g]), got);
+                    return;
+                }
+            }
+    CU_PASS("no conflicts");
+}
+#else
+static void test_gather_conflict_free(void)
+{
+    kit_test_fail(__FILE__, __LINE__, "this test needs the CPU build's trace");
+}
+#endif
+
+static void register_tests(void)
+{
+    CU_pSuite h = kit_test_suite("lab09 layout (host)");
+    kit_test_add(h, "ms_cf_position: A forwards, B reversed", test_cf_position);
+    kit_test_add(h, "ms_exchange_slot: padded for even E, one slot each", test_exchange_slot);
+    CU_pSuite p = kit_test_suite("lab09 one merge of a pair");
+    kit_test_add(p, "baseline (ms_serial_merge): every split, stable", test_pair_baseline);
+    kit_test_add(p, "CF (ms_cf_gather and the register sort): every split, stable", test_pair_cf);
+    kit_test_device_suite_ready(p);
+    CU_pSuite d = kit_test_suite("lab09 ms_sort");
+    kit_test_add(d, "baseline: any n, every E", test_sizes_baseline);
+    kit_test_add(d, "CF: any n, every E", test_sizes_cf);
+    kit_test_add(d, "baseline: input shapes, (15, 512) and (17, 256)", test_shapes_baseline);
+    kit_test_add(d, "CF: input shapes, (15, 512) and (17, 256)", test_shapes_cf);
+    kit_test_add(d, "bad launches and types are refused", test_refused);
+    kit_test_device_suite_ready(d);
+    CU_pSuite s = kit_test_suite("lab09 conflicts (simulator)");
+    kit_test_add(s, "the CF gather: 0 conflicts in every block-sort round", test_gather_conflict_free);
+#ifndef KIT_CPU
+    kit_test_skip_suite(s, "the simulator reads traces that only the CPU build records; run build/labs/sol-cpu/09-merge-sort/test");
+#endif
+}
+
+int main(void)
+{
+    return kit_test_main("lab09 tests", register_tests);
+}

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Shared-memory bank conflicts per element for every kernel of every sorter in bench/sort_bench.cu,
+# as Nsight Compute measures them: one sort of 2^LG keys of each INPUT under ncu, the conflicts of
+# all launches of a kernel summed, divided by the number of keys. Needs a GPU and ncu.
+# Usage: mk/sort-conflicts.sh BENCH LG INPUT... (for example build/bench/sort_bench 24 random sorted)
+set -u
+bench=$1 lg=$2
+shift 2
+ncu=${NCU:-ncu}
+if ! command -v "$ncu" >/dev/null 2>&1; then
+    echo "sort-conflicts skipped: ncu not found (set NCU=/path/to/ncu)"
+    exit 0
+fi
+if [ ! -x "$bench" ]; then
+    echo "sort-conflicts: no benchmark at $bench (make $bench)" >&2
+    exit 2
+fi
+n=$((1 << lg))
+sorters="cub baseline-15-512 cf-15-512 baseline-17-256 cf-17-256 baseline-16-256 cf-16-256"
+printf '%-7s %-16s %-40s %8s %12s %12s\n' input sorter kernel launches "ld/key" "st/key"
+status=0
+for input in "$@"; do
+    for s in $sorters; do
+        csv=$(mktemp)
+        if ! "$ncu" --csv --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum \
+            "$bench" --once "$lg" "$input" "$s" >"$csv" 2>&1; then
+            echo "sort-conflicts: ncu failed on $s $input:" >&2
+            tail -5 "$csv" >&2
+            status=1
+            rm -f "$csv"
+            continue
+        fi
+        # CSV rows: "ID","Process ID","Process Name","Host Name","Kernel Name",...,"Metric Name","Metric Unit","Metric Value"
+        python3 - "$csv" "$n" "$input" "$s" <<'PY'
+import csv, sys
+path, n, inp, sorter = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+rows = [r for r in csv.reader(open(path)) if len(r) > 5]
+head = rows[0]
+k, m, v, i = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value"), head.index("ID")
+tot = {}
+for r in rows[1:]:
+    name = r[k].split("(")[0].split("<")[0].replace("void ", "").strip()
+    name = name.split("::")[-1]
+    t = tot.setdefault(name, {"ids": set(), "ld": 0, "st": 0})
+    t["ids"].add(r[i])
+    val = float(r[v].replace(",", ""))
+    t["ld" if r[m].endswith("op_ld.sum") else "st"] += val
+for name, t in sorted(tot.items()):
+    print("%-7s %-16s %-40s %8d %12.4f %12.4f" % (inp, sorter, name[:40], len(t["ids"]), t["ld"] / n, t["st"] / n))
+PY
+        rm -f "$csv"
+    done
+done
+exit $status
