@@ -48,8 +48,9 @@ static const char *test_option(spec_test *t, char *kv)
     const char *key = kv, *val = eq + 1;
     long long v;
     if (strcmp(key, "op") == 0) {
-        if (strcmp(val, "merge") != 0 && strcmp(val, "co_rank") != 0 && strcmp(val, "pbs") != 0)
-            return "op must be merge, co_rank or pbs";
+        if (strcmp(val, "merge") != 0 && strcmp(val, "co_rank") != 0 && strcmp(val, "pbs") != 0 &&
+            strcmp(val, "worst") != 0)
+            return "op must be merge, co_rank, pbs or worst";
         snprintf(t->op, sizeof t->op, "%s", val);
     } else if (strcmp(key, "type") == 0) {
         if (kit_type_parse(val, &t->type))
@@ -115,6 +116,14 @@ static const char *test_option(spec_test *t, char *kv)
         if (!plain_name(val, room))
             return "arch and kernel must be plain names";
         snprintf(dst, room, "%s", val);
+    } else if (strcmp(key, "part") == 0) {
+        static const char *const parts[] = {"subproblem", "order", "both"};
+        t->part = 0;
+        for (int p = 0; p < 3; p++)
+            if (strcmp(val, parts[p]) == 0)
+                t->part = p + 1;
+        if (t->part == 0)
+            return "part must be subproblem, order or both";
     } else if (strcmp(key, "timeout") == 0) {
         if (parse_num(val, 1, 3600, &v))
             return "timeout must lie in 1 .. 3600 seconds";
@@ -164,7 +173,12 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
         return "a conflict threshold needs the kernel's launch (blocks=, threads=)";
     if ((t->tolerance_pct || t->arch[0] || t->kernel[0]) && !t->conflict_cmp)
         return "tolerance, arch and kernel go with a conflict threshold";
-    if (strcmp(t->op, "pbs") == 0) {
+    if (strcmp(t->op, "worst") == 0) {
+        if (t->blocks != 0 || t->threads < 2 || t->tile < 2 || t->tile > t->threads || t->part == 0 || t->conflict_cmp)
+            return "op=worst needs threads (w), tile (E, 1 < E <= w) and part, and no blocks or conflict threshold";
+    } else if (t->part) {
+        return "part goes with op=worst";
+    } else if (strcmp(t->op, "pbs") == 0) {
         if (t->blocks == 0 || t->threads % 32 != 0 || t->tile != 0 || t->m < 1)
             return "op=pbs needs m >= 1 keys, blocks, and threads a multiple of 32 (no tile)";
     } else if ((t->blocks > 0) != (t->threads > 0) || (t->blocks > 0) != (t->tile > 0)) {

@@ -24,7 +24,7 @@ typedef struct spec_test {
     char name[SPEC_NAME];   /**< unique within the lab */
     int task;               /**< index into spec_lab.tasks */
     int hidden;             /**< 1 if students do not see it */
-    char op[16];            /**< runner operation: "merge", "co_rank" or "pbs" */
+    char op[16];            /**< runner operation: "merge", "co_rank", "pbs" or "worst" */
     kit_type type;          /**< element type */
     /** @{ */
     long long m, n;         /**< input sizes */
@@ -44,6 +44,7 @@ typedef struct spec_test {
     int tolerance_pct;       /**< slack around N, in percent of N (tolerance=P%) */
     char arch[16];           /**< the architecture N was calibrated on, for example sm_90 (arch=), or "" */
     char kernel[48];         /**< the kernel ncu measures (kernel=NAME), in GPU mode */
+    int part;                /**< worst: 1 (part=subproblem), 2 (part=order) or 3 (part=both), 0 for other ops */
 } spec_test;
 
 /** A lab's whole spec: the public file plus, when present, its hidden tests. */
@@ -77,6 +78,8 @@ typedef struct spec_lab {
  * and for kernel labs blocks, threads (1..1024) and tile, given together.
  * op=pbs (lab 6) takes blocks and threads (a multiple of 32) without tile, m >= 1 keys,
  * n queries, alg (pbs|cf|cl) and queries (keys|range|worst).
+ * op=worst (lab 8) takes threads (w), tile (E, 1 < E <= w) and part (subproblem|order|both):
+ * the grader counts the returned warp in the simulator and passes it at the theorem or above.
  * A conflict threshold on the lab's measured kernel (the shared-memory load conflicts that the
  * simulator counts in CPU mode and ncu measures in GPU mode): conflicts<=N, conflicts==N or
  * conflicts>=N, with optional tolerance=P% (of N), arch=sm_XX (where N was calibrated) and
