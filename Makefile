@@ -326,8 +326,8 @@ bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(BUILD)/bench/merge
 	$(Q)$(BUILD)/bench/pbs_bench
 
 # Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
-figures: $(BANKVIZ) $(BUILD)/labs/sol-cpu/06-predecessor-search/driver $(BUILD)/labs/sol-cpu/07-cf-gather/driver
-	$(Q)KIT_PBS_DRIVER=$(BUILD)/labs/sol-cpu/06-predecessor-search/driver \
+figures: $(BANKVIZ) $(WORST_CASE) $(BUILD)/labs/sol-cpu/06-predecessor-search/driver $(BUILD)/labs/sol-cpu/07-cf-gather/driver
+	$(Q)KIT_PBS_DRIVER=$(BUILD)/labs/sol-cpu/06-predecessor-search/driver KIT_WORST_CASE=$(WORST_CASE) \
 	  KIT_CF_DRIVER=$(BUILD)/labs/sol-cpu/07-cf-gather/driver bash mk/figures.sh $(BANKVIZ) handouts/figures
 
 # The handbook. Both builds fail on any Doxygen warning; only the instructor's holds the model answers.

@@ -151,4 +151,31 @@ for cf_warp in 0 1; do
     "$bankviz" --trace "$tmp/cf-warp$cf_warp.trace" --all --format svg >"$out/007-fig8-warp$cf_warp.svg"
     echo "  FIGURE   $out/007-fig8-warp$cf_warp.svg"
 done
+# ---- lab 8: IPDPS 2020 Fig. 3 (w = 16, E = 7 and 9) and SPAA 2025 Fig. 4 (w = 12, E = 5 and 9) --
+# worst_case --viz draws one L warp of the kit's construction (SPAA 2025's, which aligns the last E
+# banks) as the papers do: thread i reads its k-th output at step k; a key in bank s + k (s = w - E)
+# read at step k is aligned (green), another key in the last E banks misaligned (red), the rest free.
+worst_case=${KIT_WORST_CASE:-$(dirname "$bankviz")/worst_case}
+if [ ! -x "$worst_case" ]; then
+    echo "figures.sh: lab 8's figures need $worst_case (make build/tools/worst_case)" >&2
+    exit 1
+fi
+worst_figure() {
+    local name=$1 w=$2 E=$3 title=$4 note=$5
+    {
+        "$worst_case" --viz --w "$w" --E "$E"
+        echo "# bankviz title $title"
+        echo "# bankviz note $note"
+    } >"$tmp/$name.trace"
+    "$bankviz" --trace "$tmp/$name.trace" --format svg >"$out/$name.svg"
+    echo "  FIGURE   $out/$name.svg"
+}
+worst_figure 008-fig3-e7 16 7 "008-fig3 (left): worst case of one warp, w = 16, E = 7 (E <= w/2): every column ends in a full scan" \
+    "After IPDPS 2020 Fig. 3 (left), with the SPAA 2025 construction: the last 7 banks aligned, E^2 = 49 keys."
+worst_figure 008-fig3-e9 16 9 "008-fig3 (right): worst case of one warp, w = 16, E = 9 (E > w/2), d = 1" \
+    "After IPDPS 2020 Fig. 3 (right): the last 9 banks aligned, (E^2 + E + 2Er - r^2 - r)/2 = 80 keys with r = 7."
+worst_figure 008-fig4-e5 12 5 "008-fig4 (left): worst case of one warp, w = 12, E = 5 (coprime)" \
+    "After SPAA 2025 Fig. 4 (left): T = (2,3) (5,0) (5,0) (1,4) (0,5) (1,4) (5,0) (5,0) (2,3) (0,5) (5,0) (5,0); E^2 = 25 aligned."
+worst_figure 008-fig4-e9 12 9 "008-fig4 (right): worst case of one warp, w = 12, E = 9, d = 3: three subproblems of 4 threads" \
+    "After SPAA 2025 Fig. 4 (right): (E^2 + 2Er + Ed - r^2 - rd)/2 = 72 keys aligned, r = 3."
 exit 0
