@@ -56,9 +56,10 @@ STUDENT_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test)
 STUDENT_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student-cpu/$(l)/test)
 CPU_DRIVERS := $(foreach v,sol-cpu student-cpu,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 BANKVIZ := $(BUILD)/tools/bankviz
+WORST_CASE := $(BUILD)/tools/worst_case
 BANKCHECK := $(BUILD)/tools/bankcheck $(BUILD)/cpu/tools/bankcheck
 KIT_TESTS := $(BUILD)/tests/test_common $(BUILD)/tests/test_cuda $(BUILD)/tests/test_bank $(BUILD)/tests/test_viz \
-             $(BUILD)/tests/test_ncu \
+             $(BUILD)/tests/test_ncu $(BUILD)/tests/test_worst \
              $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_selftest
 CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_TESTS)
 
@@ -66,7 +67,7 @@ CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_
 LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
 
 .PHONY: all help test grade check run skeletons figures docs docs-instructor bench deps clean dist-student dist-gradescope
-all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BANKCHECK) $(LAB_DRIVERS)
+all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(WORST_CASE) $(BANKCHECK) $(LAB_DRIVERS)
 
 help:
 	@echo "Targets:"
@@ -209,6 +210,17 @@ $(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(LIBKIT)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -o $@
 
+# Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (common/kit_worst.h).
+$(WORST_CASE): $(BUILD)/obj/common/tools/worst_case.o $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -o $@
+
+$(BUILD)/tests/test_worst: $(BUILD)/obj/common/tests/test_worst.o $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -lcunit -o $@
+
 $(BUILD)/tests/test_bank: $(BUILD)/obj/common/tests/test_bank.o $(LIBKITTEST) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
@@ -306,17 +318,22 @@ $(BUILD)/cpu/obj/bench/%.o: bench/%.cu
 $(BUILD)/cpu/bench/%: $(BUILD)/cpu/obj/bench/%.o $(LIBKIT_CPU)
 	$(call link_cpu)
 
-bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(BUILD)/bench/merge_bench $(BUILD)/bench/pbs_bench $(GRADER) $(LIBKIT_CPU)
+bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(BUILD)/bench/merge_bench $(BUILD)/bench/pbs_bench \
+       $(BUILD)/bench/sort_bench $(GRADER) $(LIBKIT_CPU)
 	$(Q)$(BUILD)/bench/bank_sim
 	$(Q)$(BUILD)/cpu/bench/cpu_merge
 	$(Q)bash mk/bench-grader.sh $(GRADER)
 	$(Q)$(BUILD)/bench/merge_bench
 	$(Q)$(BUILD)/bench/pbs_bench
+	$(Q)$(BUILD)/bench/sort_bench
+	$(Q)bash mk/sort-conflicts.sh $(BUILD)/bench/sort_bench 22 random worst
 
 # Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
-figures: $(BANKVIZ) $(BUILD)/labs/sol-cpu/06-predecessor-search/driver $(BUILD)/labs/sol-cpu/07-cf-gather/driver
-	$(Q)KIT_PBS_DRIVER=$(BUILD)/labs/sol-cpu/06-predecessor-search/driver \
-	  KIT_CF_DRIVER=$(BUILD)/labs/sol-cpu/07-cf-gather/driver bash mk/figures.sh $(BANKVIZ) handouts/figures
+figures: $(BANKVIZ) $(WORST_CASE) $(BUILD)/labs/sol-cpu/06-predecessor-search/driver $(BUILD)/labs/sol-cpu/07-cf-gather/driver \
+         $(BUILD)/labs/sol-cpu/09-merge-sort/driver
+	$(Q)KIT_PBS_DRIVER=$(BUILD)/labs/sol-cpu/06-predecessor-search/driver KIT_WORST_CASE=$(WORST_CASE) \
+	  KIT_CF_DRIVER=$(BUILD)/labs/sol-cpu/07-cf-gather/driver KIT_SORT_DRIVER=$(BUILD)/labs/sol-cpu/09-merge-sort/driver \
+	  bash mk/figures.sh $(BANKVIZ) handouts/figures
 
 # The handbook. Both builds fail on any Doxygen warning; only the instructor's holds the model answers.
 docs:

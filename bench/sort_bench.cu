@@ -5,8 +5,13 @@
  * of 7 runs of "copy the input into the work array, then sort it" (the sorts are in place), by
  * CUDA events after a warm-up; the copy alone is timed too. Every result is checked against CUB's.
  *
+ * A second table sets lab 8's worst-case input (kit_worst_sort_input) against random input of
+ * the same size, for each (E, u): the generator needs n = u*E*2^k, so the sizes are the u*E*2^k
+ * nearest to 2^20 .. 2^28. CUB gets the input made for its own (17, 256).
+ *
  * sort_bench --once LG INPUT SORTER runs one sort once (for ncu: mk/sort-conflicts.sh), where
- * INPUT is random or sorted and SORTER is cub or VARIANT-E-U (for example cf-15-512).
+ * INPUT is random, sorted or worst (then n is the u*E*2^k nearest to 2^LG for the sorter's E and
+ * u, (17, 256) for cub) and SORTER is cub or VARIANT-E-U (for example cf-15-512).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +21,7 @@
 
 #include "bench_time.cuh"
 #include "kit_cuda.h"
+#include "kit_worst.h"
 #include "lab09.cuh"
 
 struct less_i32 {
@@ -41,8 +47,29 @@ static const int NSORTERS = (int)(sizeof SORTERS / sizeof SORTERS[0]);
 static const char *const INPUTS[] = {"random", "sorted"};
 static const int NINPUTS = 2;
 
-/* Fills h[0 .. n) with the named input: uniform random int32 (a fixed seed) or 0 .. n-1 in order. */
-static int make_input(const char *input, int *h, int n)
+/* The (E, u) whose worst case a sorter gets: its own, or CUB's (17, 256) on sm_90. */
+static lab09_cfg target_of(const sorter &s)
+{
+    lab09_cfg c = s.cfg;
+    if (s.cub) {
+        c.E = 17;
+        c.u = 256;
+    }
+    return c;
+}
+
+/* The u*E*2^k nearest to 2^lg (at least one tile). */
+static int worst_size(int lg, lab09_cfg c)
+{
+    long long tile = (long long)c.u * c.E, best = tile;
+    for (long long n = tile; n <= (1LL << 30); n *= 2)
+        if (llabs(n - (1LL << lg)) < llabs(best - (1LL << lg)))
+            best = n;
+    return (int)best;
+}
+
+/* Fills h[0 .. n) with the named input: uniform random int32 (a fixed seed), 0 .. n-1 in order, or lab 8's worst case for c. */
+static int make_input(const char *input, int *h, int n, lab09_cfg c)
 {
     if (strcmp(input, "random") == 0) {
         unsigned long long x = 0x9E3779B97F4A7C15ULL;
@@ -53,6 +80,12 @@ static int make_input(const char *input, int *h, int n)
     } else if (strcmp(input, "sorted") == 0) {
         for (int i = 0; i < n; i++)
             h[i] = i;
+    } else if (strcmp(input, "worst") == 0) {
+        char err[200];
+        if (kit_worst_sort_input(h, (size_t)n, 32, c.E, c.u, err, sizeof err) != 0) {
+            fprintf(stderr, "sort_bench: the worst-case generator refused n=%d, E=%d, u=%d: %s\n", n, c.E, c.u, err);
+            return -1;
+        }
     } else {
         return -1;
     }
@@ -100,14 +133,20 @@ static void free_buffers(buffers &b)
 /* --once LG INPUT SORTER */
 static int run_once(int lg, const char *input, const char *name)
 {
-    int n = 1 << lg, which = -1;
+    int which = -1;
     for (int s = 0; s < NSORTERS; s++)
         if (strcmp(SORTERS[s].name, name) == 0)
             which = s;
+    if (which < 0 || lg < 13 || lg > 28) {
+        fprintf(stderr, "sort_bench --once: LG is 13 .. 28, INPUT random, sorted or worst, SORTER cub or one of the "
+                        "kit's (baseline-15-512, cf-15-512, baseline-17-256, cf-17-256, baseline-16-256, cf-16-256)\n");
+        return 2;
+    }
+    lab09_cfg c = target_of(SORTERS[which]);
+    int n = strcmp(input, "worst") == 0 ? worst_size(lg, c) : 1 << lg;
     int *h = (int *)malloc((size_t)n * sizeof(int));
-    if (which < 0 || lg < 10 || lg > 28 || !h || make_input(input, h, n) != 0) {
-        fprintf(stderr, "sort_bench --once: LG is 10 .. 28, INPUT random or sorted, SORTER cub or one of the kit's "
-                        "(baseline-15-512, cf-15-512, baseline-17-256, cf-17-256, baseline-16-256, cf-16-256)\n");
+    if (!h || make_input(input, h, n, c) != 0) {
+        fprintf(stderr, "sort_bench --once: bad INPUT '%s' (random, sorted or worst) or out of memory\n", input);
         free(h);
         return 2;
     }
@@ -118,8 +157,75 @@ static int run_once(int lg, const char *input, const char *name)
     CUDA_CHECK(cudaDeviceSynchronize());
     free_buffers(b);
     free(h);
-    printf("sorted 2^%d %s keys with %s\n", lg, input, name);
+    printf("sorted %d %s keys with %s\n", n, input, name);
     return 0;
+}
+
+/* Checks that the work array holds 0 .. n-1 in order (every input of the worst-case table is a permutation of them). */
+static int is_identity(const int *d_work, int *h, int n)
+{
+    CUDA_CHECK(cudaMemcpy(h, d_work, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+        if (h[i] != i)
+            return 0;
+    return 1;
+}
+
+/* Worst case against random, at the same n, for each (E, u) the generator targets. */
+static int worst_table(int reps)
+{
+    static const lab09_cfg targets[] = {{0, 15, 512}, {0, 17, 256}, {0, 16, 256}};
+    int status = 0;
+    printf("\nlab 8's worst case against random input of the same size (n = u*E*2^k nearest to 2^lg)\n");
+    printf("%-10s %-9s %-16s %10s %10s %9s %12s\n", "n", "(E, u)", "sorter", "random ms", "worst ms", "slowdown",
+           "worst Gk/s");
+    for (int lg = 20; lg <= 28; lg += 2)
+        for (int t = 0; t < 3; t++) {
+            lab09_cfg c = targets[t];
+            int n = worst_size(lg, c);
+            buffers b = alloc_buffers(n);
+            int *h = (int *)malloc((size_t)n * sizeof(int)), *worst = (int *)malloc((size_t)n * sizeof(int));
+            if (!h || !worst || make_input("worst", worst, n, c) != 0) {
+                free(h);
+                free(worst);
+                free_buffers(b);
+                return 1;
+            }
+            for (int s = 0; s < NSORTERS; s++) {
+                const sorter &so = SORTERS[s];
+                if (so.cub ? !(c.E == 17 && c.u == 256) : (so.cfg.E != c.E || so.cfg.u != c.u))
+                    continue;
+                float ms[2];
+                for (int in = 0; in < 2; in++) { /* 0: random of the same n (a permutation of 0 .. n-1), 1: worst */
+                    if (in == 0) {
+                        for (int i = 0; i < n; i++)
+                            h[i] = i;
+                        unsigned long long x = 0x9E3779B97F4A7C15ULL ^ (unsigned)n;
+                        for (int i = n - 1; i > 0; i--) {
+                            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                            int j = (int)(x % (unsigned long long)(i + 1)), tmp = h[i];
+                            h[i] = h[j];
+                            h[j] = tmp;
+                        }
+                    }
+                    CUDA_CHECK(cudaMemcpy(b.in, in == 0 ? h : worst, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+                    ms[in] = bench_median_ms([&] { run_sort(so, b, n); }, reps);
+                    CUDA_CHECK_LAUNCH();
+                    if (!is_identity(b.work, h, n)) {
+                        printf("FAIL: %s does not sort the %s permutation of %d keys\n", so.name, in ? "worst-case" : "random", n);
+                        status = 1;
+                    }
+                }
+                char ecu[16];
+                snprintf(ecu, sizeof ecu, "(%d, %d)", c.E, c.u);
+                printf("%-10d %-9s %-16s %10.3f %10.3f %8.1f%% %12.2f\n", n, ecu, so.name, ms[0], ms[1],
+                       100.0 * (ms[1] / ms[0] - 1.0), n / ms[1] * 1e-6);
+            }
+            free(h);
+            free(worst);
+            free_buffers(b);
+        }
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -132,8 +238,10 @@ int main(int argc, char **argv)
         }
         return run_once(atoi(argv[2]), argv[3], argv[4]);
     }
-    if (argc != 1) {
-        fprintf(stderr, "usage: %s [--once LG INPUT SORTER]\n", argv[0]);
+    /* --quick: random input at 2^24 and 2^26 only, for tuning. */
+    int quick = argc == 2 && strcmp(argv[1], "--quick") == 0;
+    if (argc != 1 && !quick) {
+        fprintf(stderr, "usage: %s [--quick | --once LG INPUT SORTER]\n", argv[0]);
         return 2;
     }
     if (kit_gpu_count(why, sizeof why) == 0) {
@@ -146,7 +254,7 @@ int main(int argc, char **argv)
     printf("%-6s %-7s %-16s %10s %9s %8s\n", "n", "input", "sorter", "ms", "Gkeys/s", "x cub");
     const int reps = 7;
     int status = 0;
-    for (int lg = 20; lg <= 28; lg += 2) {
+    for (int lg = quick ? 24 : 20; lg <= (quick ? 26 : 28); lg += 2) {
         int n = 1 << lg;
         buffers b = alloc_buffers(n);
         int *h = (int *)malloc((size_t)n * sizeof(int)), *ref = (int *)malloc((size_t)n * sizeof(int)),
@@ -155,8 +263,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "sort_bench: out of host memory at 2^%d\n", lg);
             return 1;
         }
-        for (int in = 0; in < NINPUTS; in++) {
-            make_input(INPUTS[in], h, n);
+        for (int in = 0; in < (quick ? 1 : NINPUTS); in++) {
+            make_input(INPUTS[in], h, n, SORTERS[0].cfg);
             CUDA_CHECK(cudaMemcpy(b.in, h, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
             float copy = bench_median_ms(
                 [&] { CUDA_CHECK(cudaMemcpyAsync(b.work, b.in, (size_t)n * sizeof(int), cudaMemcpyDeviceToDevice)); }, reps);
@@ -188,5 +296,7 @@ int main(int argc, char **argv)
         free(got);
         free_buffers(b);
     }
+    if (!quick && worst_table(reps) != 0)
+        status = 1;
     return status;
 }

@@ -49,8 +49,8 @@ static const char *test_option(spec_test *t, char *kv)
     long long v;
     if (strcmp(key, "op") == 0) {
         if (strcmp(val, "merge") != 0 && strcmp(val, "co_rank") != 0 && strcmp(val, "pbs") != 0 &&
-            strcmp(val, "sort") != 0)
-            return "op must be merge, co_rank, pbs or sort";
+            strcmp(val, "sort") != 0 && strcmp(val, "worst") != 0)
+            return "op must be merge, co_rank, pbs, sort or worst";
         snprintf(t->op, sizeof t->op, "%s", val);
     } else if (strcmp(key, "type") == 0) {
         if (kit_type_parse(val, &t->type))
@@ -101,6 +101,10 @@ static const char *test_option(spec_test *t, char *kv)
             return "a conflict threshold N must lie in 0 .. 2^40";
         t->conflict_cmp = key[9] == '\0' ? '=' : key[9];
         t->conflicts = v;
+    } else if (strcmp(key, "gpu_slack") == 0) {
+        if (parse_num(val, 0, 1 << 20, &v))
+            return "gpu_slack must lie in 0 .. 2^20";
+        t->gpu_slack = v;
     } else if (strcmp(key, "tolerance") == 0) {
         char num[16];
         snprintf(num, sizeof num, "%s", val);
@@ -116,6 +120,14 @@ static const char *test_option(spec_test *t, char *kv)
         if (!plain_name(val, room))
             return "arch and kernel must be plain names";
         snprintf(dst, room, "%s", val);
+    } else if (strcmp(key, "part") == 0) {
+        static const char *const parts[] = {"subproblem", "order", "both"};
+        t->part = 0;
+        for (int p = 0; p < 3; p++)
+            if (strcmp(val, parts[p]) == 0)
+                t->part = p + 1;
+        if (t->part == 0)
+            return "part must be subproblem, order or both";
     } else if (strcmp(key, "timeout") == 0) {
         if (parse_num(val, 1, 3600, &v))
             return "timeout must lie in 1 .. 3600 seconds";
@@ -164,9 +176,16 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
     int is_sort = strcmp(t->op, "sort") == 0;
     if (t->conflict_cmp && t->blocks == 0 && !is_sort)
         return "a conflict threshold needs the kernel's launch (blocks=, threads=)";
-    if ((t->tolerance_pct || t->arch[0] || t->kernel[0]) && !t->conflict_cmp)
-        return "tolerance, arch and kernel go with a conflict threshold";
-    if (strcmp(t->op, "pbs") == 0) {
+    if ((t->tolerance_pct || t->gpu_slack || t->arch[0] || t->kernel[0]) && !t->conflict_cmp)
+        return "tolerance, gpu_slack, arch and kernel go with a conflict threshold";
+    if (t->gpu_slack && t->conflict_cmp == '>')
+        return "gpu_slack goes with conflicts<=N or conflicts==N";
+    if (strcmp(t->op, "worst") == 0) {
+        if (t->blocks != 0 || t->threads < 2 || t->tile < 2 || t->tile > t->threads || t->part == 0 || t->conflict_cmp)
+            return "op=worst needs threads (w), tile (E, 1 < E <= w) and part, and no blocks or conflict threshold";
+    } else if (t->part) {
+        return "part goes with op=worst";
+    } else if (strcmp(t->op, "pbs") == 0) {
         if (t->blocks == 0 || t->threads % 32 != 0 || t->tile != 0 || t->m < 1 || t->alg > 2)
             return "op=pbs needs m >= 1 keys, blocks, and threads a multiple of 32 (no tile), and alg pbs, cf or cl";
     } else if (is_sort) {

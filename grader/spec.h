@@ -24,7 +24,7 @@ typedef struct spec_test {
     char name[SPEC_NAME];   /**< unique within the lab */
     int task;               /**< index into spec_lab.tasks */
     int hidden;             /**< 1 if students do not see it */
-    char op[16];            /**< runner operation: "merge", "co_rank", "pbs" or "sort" */
+    char op[16];            /**< runner operation: "merge", "co_rank", "pbs", "sort" or "worst" */
     kit_type type;          /**< element type */
     /** @{ */
     long long m, n;         /**< input sizes */
@@ -42,8 +42,10 @@ typedef struct spec_test {
     char conflict_cmp;       /**< a conflict threshold: '<' (conflicts<=N), '=' (conflicts==N), '>' (conflicts>=N), or 0 for none */
     long long conflicts;     /**< N: shared-memory load conflicts of the measured kernel */
     int tolerance_pct;       /**< slack around N, in percent of N (tolerance=P%) */
+    long long gpu_slack;     /**< extra conflicts allowed above N when ncu measures (gpu_slack=S), 0 in CPU mode */
     char arch[16];           /**< the architecture N was calibrated on, for example sm_90 (arch=), or "" */
     char kernel[48];         /**< the kernel ncu measures (kernel=NAME), in GPU mode */
+    int part;                /**< worst: 1 (part=subproblem), 2 (part=order) or 3 (part=both), 0 for other ops */
 } spec_test;
 
 /** A lab's whole spec: the public file plus, when present, its hidden tests. */
@@ -79,9 +81,12 @@ typedef struct spec_lab {
  * n queries, alg (pbs|cf|cl) and queries (keys|range|worst).
  * op=sort (lab 9) sorts m generated keys (no n) with alg (baseline|cf), threads (u) and tile (E),
  * without blocks; its measured kernel is the CF gather (ms_gather_probe).
+ * op=worst (lab 8) takes threads (w), tile (E, 1 < E <= w) and part (subproblem|order|both):
+ * the grader counts the returned warp in the simulator and passes it at the theorem or above.
  * A conflict threshold on the lab's measured kernel (the shared-memory load conflicts that the
  * simulator counts in CPU mode and ncu measures in GPU mode): conflicts<=N, conflicts==N or
- * conflicts>=N, with optional tolerance=P% (of N), arch=sm_XX (where N was calibrated) and
+ * conflicts>=N, with optional tolerance=P% (of N), gpu_slack=S (S more conflicts allowed when ncu
+ * measures, for counts the profiler adds to a kernel the simulator proves free of them), arch=sm_XX (where N was calibrated) and
  * kernel=NAME (the kernel ncu measures). A kernel test needs its launch (blocks=...).
  *
  * @param[in]     f      the spec

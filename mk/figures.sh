@@ -151,4 +151,69 @@ for cf_warp in 0 1; do
     "$bankviz" --trace "$tmp/cf-warp$cf_warp.trace" --all --format svg >"$out/007-fig8-warp$cf_warp.svg"
     echo "  FIGURE   $out/007-fig8-warp$cf_warp.svg"
 done
+# ---- lab 8: IPDPS 2020 Fig. 3 (w = 16, E = 7 and 9) and SPAA 2025 Fig. 4 (w = 12, E = 5 and 9) --
+# worst_case --viz draws one L warp of the kit's construction (SPAA 2025's, which aligns the last E
+# banks) as the papers do: thread i reads its k-th output at step k; a key in bank s + k (s = w - E)
+# read at step k is aligned (green), another key in the last E banks misaligned (red), the rest free.
+worst_case=${KIT_WORST_CASE:-$(dirname "$bankviz")/worst_case}
+if [ ! -x "$worst_case" ]; then
+    echo "figures.sh: lab 8's figures need $worst_case (make build/tools/worst_case)" >&2
+    exit 1
+fi
+worst_figure() {
+    local name=$1 w=$2 E=$3 title=$4 note=$5
+    {
+        "$worst_case" --viz --w "$w" --E "$E"
+        echo "# bankviz title $title"
+        echo "# bankviz note $note"
+    } >"$tmp/$name.trace"
+    "$bankviz" --trace "$tmp/$name.trace" --format svg >"$out/$name.svg"
+    echo "  FIGURE   $out/$name.svg"
+}
+worst_figure 008-fig3-e7 16 7 "008-fig3 (left): worst case of one warp, w = 16, E = 7 (E <= w/2): every column ends in a full scan" \
+    "After IPDPS 2020 Fig. 3 (left), with the SPAA 2025 construction: the last 7 banks aligned, E^2 = 49 keys."
+worst_figure 008-fig3-e9 16 9 "008-fig3 (right): worst case of one warp, w = 16, E = 9 (E > w/2), d = 1" \
+    "After IPDPS 2020 Fig. 3 (right): the last 9 banks aligned, (E^2 + E + 2Er - r^2 - r)/2 = 80 keys with r = 7."
+worst_figure 008-fig4-e5 12 5 "008-fig4 (left): worst case of one warp, w = 12, E = 5 (coprime)" \
+    "After SPAA 2025 Fig. 4 (left): T = (2,3) (5,0) (5,0) (1,4) (0,5) (1,4) (5,0) (5,0) (2,3) (0,5) (5,0) (5,0); E^2 = 25 aligned."
+worst_figure 008-fig4-e9 12 9 "008-fig4 (right): worst case of one warp, w = 12, E = 9, d = 3: three subproblems of 4 threads" \
+    "After SPAA 2025 Fig. 4 (right): (E^2 + 2Er + Ed - r^2 - rd)/2 = 72 keys aligned, r = 3."
+# ---- lab 9: the CF gather in the merge sort's block-sort rounds, and the serial merge for contrast --
+# The lab 9 driver's --trace writes ms_gather_probe: block r plays block-sort round r (groups of
+# g = 2^(r+1) threads); each thread stores E keys (ordinals 0 .. E-1), then gathers (E .. 2E-1).
+# A figure keeps one block's gather, numbers its rounds 0 .. E-1, colours each word by the list
+# stored there, checks that no round of the drawn warp conflicts, and highlights one round.
+sort_driver=${KIT_SORT_DRIVER:-$(dirname "$bankviz")/../labs/sol-cpu/09-merge-sort/driver}
+[ -x "$sort_driver" ] || { echo "figures.sh: lab 9's figures need $sort_driver (make build/labs/sol-cpu/09-merge-sort/driver)" >&2; exit 1; }
+sort_figure() { # NAME E U BLOCK-SORT-ROUND WARP GATHER-ROUND TITLE NOTE
+    local name=$1 E=$2 u=$3 blk=$4 warp=$5 round=$6 title=$7 note=$8 n
+    "$sort_driver" --alg cf --tile "$E" --threads "$u" --m $((u * E)) --gen random --seed 1 --trace "$tmp/$name.raw" >"$tmp/$name.txt"
+    grep -q ', 0 load conflicts$' "$tmp/$name.txt" && grep -q '^PASS' "$tmp/$name.txt" || { cat "$tmp/$name.txt" >&2; echo "figures.sh: the lab 9 run for $name failed" >&2; exit 1; }
+    {
+        # ms_gather_probe plays round b in block b: E stores, then E reads by each thread
+        awk -v b="$blk" -v E="$E" '/^#/ { print; next } $1 == b && $6 == "r" { $1 = 0; $3 -= E; print }' "$tmp/$name.raw"
+        awk -v b="$blk" -v E="$E" -v u="$u" '!/^#/ && $1 == b && $6 == "w" { x = $2 + $3 * u; r = (2 * 2 ^ b) * E
+                wd = $4 / 4; cat[wd] = x % r < r / 2 ? "A" : "B"; if (wd > top) top = wd }
+            END { if (top > 4095) top = 4095
+                for (s = 0; s <= top; s += 64) { line = ""; for (k = s; k < s + 64 && k <= top; k++) line = line cat[k]
+                    print "# bankviz categories " s " " line } }' "$tmp/$name.raw"
+        printf '# bankviz steps-called round\n# bankviz title %s\n# bankviz note %s\n# bankviz warp %s\n' "$title" "$note" "$warp"
+    } >"$tmp/$name.trace"
+    n=$("$bankviz" --trace "$tmp/$name.trace" --all | grep -c '^loads in round .*profiler conflicts 0$' || true)
+    [ "$n" = "$E" ] || { echo "figures.sh: $name: a round of the drawn warp has conflicts" >&2; exit 1; }
+    "$bankviz" --trace "$tmp/$name.trace" --step "$round" --format svg >"$out/$name.svg"
+    echo "  FIGURE   $out/$name.svg"
+}
+sort_figure 009-cf-e15-g4 15 512 1 0 7 "009: CF gather, E = 15, u = 512, block-sort round of groups of g = 4 threads: warp 0, round 7 hits 32 banks" \
+    "From a trace of ms_gather_probe (random keys): each group of 4 threads merges a pair of 30-key runs in a region of 60 words, A forwards, B reversed."
+sort_figure 009-cf-e16-g64 16 256 5 1 5 "009: CF gather, E = 16 (d = 16), u = 256, round of groups of g = 64 threads: warp 1, round 5 hits 32 banks" \
+    "From a trace of ms_gather_probe (random keys): partitions of 32 words, partition l rotated by l mod 16; warp 1 holds outputs 512 .. 1023 of its pair."
+{
+    "$worst_case" --viz --E 16
+    printf '# bankviz title %s\n# bankviz note %s\n# bankviz step 5\n' \
+        "009: the serial merge, E = 16, w = 32, sorted order (lab 8's worst case for E | w): step 5 reads 2 banks, 16 words each" \
+        "Drawn by worst_case --viz (the papers' model: thread i reads its output k at step k); every step costs 16, 15 conflicts."
+} >"$tmp/009-serial-e16.trace"
+"$bankviz" --trace "$tmp/009-serial-e16.trace" --format svg >"$out/009-serial-e16.svg"
+echo "  FIGURE   $out/009-serial-e16.svg"
 exit 0

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Shared-memory bank conflicts per element for every kernel of every sorter in bench/sort_bench.cu,
-# as Nsight Compute measures them: one sort of 2^LG keys of each INPUT under ncu, the conflicts of
-# all launches of a kernel summed, divided by the number of keys. Needs a GPU and ncu.
+# as Nsight Compute measures them: one sort of about 2^LG keys of each INPUT under ncu (worst: the
+# u*E*2^k nearest, as sort_bench --once says), the conflicts of all launches of a kernel summed,
+# divided by the number of keys sorted. Needs a GPU and ncu.
 # Usage: mk/sort-conflicts.sh BENCH LG INPUT... (for example build/bench/sort_bench 24 random sorted)
 set -u
 bench=$1 lg=$2
@@ -15,9 +16,8 @@ if [ ! -x "$bench" ]; then
     echo "sort-conflicts: no benchmark at $bench (make $bench)" >&2
     exit 2
 fi
-n=$((1 << lg))
 sorters="cub baseline-15-512 cf-15-512 baseline-17-256 cf-17-256 baseline-16-256 cf-16-256"
-printf '%-7s %-16s %-40s %8s %12s %12s\n' input sorter kernel launches "ld/key" "st/key"
+printf '%-7s %-16s %-10s %-40s %8s %12s %12s\n' input sorter keys kernel launches "ld/key" "st/key"
 status=0
 for input in "$@"; do
     for s in $sorters; do
@@ -31,10 +31,12 @@ for input in "$@"; do
             continue
         fi
         # CSV rows: "ID","Process ID","Process Name","Host Name","Kernel Name",...,"Metric Name","Metric Unit","Metric Value"
-        python3 - "$csv" "$n" "$input" "$s" <<'PY'
-import csv, sys
-path, n, inp, sorter = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-rows = [r for r in csv.reader(open(path)) if len(r) > 5]
+        python3 - "$csv" "$input" "$s" <<'PY'
+import csv, re, sys
+path, inp, sorter = sys.argv[1], sys.argv[2], sys.argv[3]
+text = open(path).read()
+n = int(re.search(r"^sorted (\d+) ", text, re.M).group(1))  # the bench says how many keys it sorted
+rows = [r for r in csv.reader(text.splitlines()) if len(r) > 5]
 head = rows[0]
 k, m, v, i = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value"), head.index("ID")
 tot = {}
@@ -46,7 +48,7 @@ for r in rows[1:]:
     val = float(r[v].replace(",", ""))
     t["ld" if r[m].endswith("op_ld.sum") else "st"] += val
 for name, t in sorted(tot.items()):
-    print("%-7s %-16s %-40s %8d %12.4f %12.4f" % (inp, sorter, name[:40], len(t["ids"]), t["ld"] / n, t["st"] / n))
+    print("%-7s %-16s %-10d %-40s %8d %12.4f %12.4f" % (inp, sorter, n, name[:40], len(t["ids"]), t["ld"] / n, t["st"] / n))
 PY
         rm -f "$csv"
     done

@@ -88,7 +88,7 @@ static void test_spec_bad(void)
     expect_bad("test merge secret t3 op=merge", "public or hidden");
     expect_bad("test merge hidden t3 op=merge", "hidden tests belong in grader/hidden/");
     expect_bad("test merge public t3", "test needs op=");
-    expect_bad("test merge public t3 op=sort", "op must be");
+    expect_bad("test merge public t3 op=shuffle", "op must be");
     expect_bad("test merge public t3 op=merge type=f32", "type must be");
     expect_bad("test merge public t3 op=merge gen=nope", "unknown gen");
     expect_bad("test merge public t3 op=merge m=-1", "m and n");
@@ -140,6 +140,29 @@ static void test_spec_pbs(void)
     expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 tolerance=5", "go with a conflict");
     expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 conflicts<=1 tolerance=200", "percentage");
     expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 conflicts<=1 kernel=a/b", "plain");
+}
+
+/* op=sort (lab 9): its keys, and gpu_slack, which only a conflict threshold may carry. */
+static void test_spec_sort(void)
+{
+    char text[2048], err[256];
+    snprintf(text, sizeof text, "%s%s", GOOD,
+             "test merge public s1 op=sort type=kv32 m=1000 alg=cf threads=256 tile=17 conflicts==0 gpu_slack=24\n"
+             "test merge public s2 op=sort m=7 alg=baseline threads=32 tile=5\n");
+    memset(&lab, 0, sizeof lab);
+    int rc = parse(text, 0, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "sort spec refused: %s", err);
+    const spec_test *t = &lab.tests[2];
+    CU_ASSERT(t->alg == 1 && t->threads == 256 && t->tile == 17 && t->blocks == 0 && t->m == 1000);
+    CU_ASSERT(t->conflict_cmp == '=' && t->conflicts == 0 && t->gpu_slack == 24);
+    CU_ASSERT(lab.tests[3].alg == 3 && lab.tests[3].gpu_slack == 0);
+    expect_bad("test merge public t3 op=sort m=10 alg=cf threads=32 tile=5 gpu_slack=3", "go with a conflict");
+    expect_bad("test merge public t3 op=sort m=10 alg=cf threads=32 tile=5 conflicts>=1 gpu_slack=3", "conflicts<=N");
+    expect_bad("test merge public t3 op=sort m=10 alg=cf threads=32 tile=5 conflicts==0 gpu_slack=-1", "gpu_slack must");
+    expect_bad("test merge public t3 op=sort m=10 n=3 alg=cf threads=32 tile=5", "op=sort needs");
+    expect_bad("test merge public t3 op=sort m=10 alg=cl threads=32 tile=5", "op=sort needs");
+    expect_bad("test merge public t3 op=sort m=10 alg=cf blocks=2 threads=32 tile=5", "op=sort needs");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=baseline blocks=1 threads=32", "op=pbs needs");
 }
 
 static void test_spec_incomplete(void)
@@ -896,6 +919,7 @@ static void register_tests(void)
     kit_test_add(spec, "bad lines refused with their line", test_spec_bad);
     kit_test_add(spec, "incomplete specs refused", test_spec_incomplete);
     kit_test_add(spec, "op=pbs: keys, defaults and launch", test_spec_pbs);
+    kit_test_add(spec, "op=sort: keys, alg and gpu_slack", test_spec_sort);
     CU_pSuite sb = kit_test_suite("sandbox");
     kit_test_add(sb, "exit codes and signals", test_sandbox_exit_codes);
     kit_test_add(sb, "timeout kills the whole process group", test_sandbox_timeout_kills_group);

@@ -26,7 +26,7 @@
 #ifndef LAB09_MERGE_SORT_CUH
 #define LAB09_MERGE_SORT_CUH
 
-#include "cf_merge.cuh" /* lab 7: CF_W, cf_gcd, cf_slot, cf_gather_index, cf_compare_exchange */
+#include "cf_merge.cuh" /* lab 7: CF_W, cf_slot, cf_gather_index, cf_compare_exchange */
 #include "kit_lab.h"
 
 /** The two variants of every merge of the sort. */
@@ -35,12 +35,53 @@ enum ms_variant {
     MS_CF = 1        /**< lab 7's conflict-free gather, then a merge in registers */
 };
 
+
+/** The greatest common divisor, for compile-time use (lab 7's cf_gcd is the run-time one). */
+KIT_HD constexpr int ms_gcd(int a, int b)
+{
+    return b == 0 ? a : ms_gcd(b, a % b);
+}
+
+/**
+ * rho with E known at compile time: the slot of logical position x of a tile. It is lab 7's
+ * cf_slot (the tests check that the two agree for every E the kit builds), written out with d
+ * and the partition length P as constants, so that the compiler turns the divisions into shifts
+ * and drops the map altogether for odd E, where d = 1 and rho is the identity.
+ */
+template <int E>
+KIT_HD inline int ms_slot(int x)
+{
+    constexpr int d = ms_gcd(CF_W, E), P = CF_W * E / d;
+    if constexpr (d == 1) {
+        return x;
+    } else {
+        int l = x / P, base = l * P;
+        return base + (x - base + l % d) % P;
+    }
+}
+
+/**
+ * Keys the register sort may compare by value alone: for these, equal keys are indistinguishable,
+ * so the sort needs no origins to be stable, and an unowned key can become the largest value.
+ */
+template <typename T>
+struct ms_plain_key {
+    static const bool value = false;
+};
+template <>
+struct ms_plain_key<int32_t> {
+    static const bool value = true;
+    static __device__ int32_t largest() { return INT32_MAX; }
+    static __device__ int32_t smallest() { return INT32_MIN; }
+};
+
 /**
  * The baseline's merge of one thread, as CUB's SerialMerge does it: the thread's part of A is
  * S[a .. a_end) and its part of B is S[b .. b_end) (shared-memory indices); it reads the first key
  * of each, then at every one of its E steps outputs the smaller (A on ties) and reads the next
- * key of the list it took from. That is E + 2 reads; a read may fall one past a list's end (the
- * caller leaves a slot there), its key is then never output.
+ * key of the list it took from, after the last output too. That is E + 2 reads whatever count
+ * is; a read past a list's end lands inside the tile or its padding (ms_shared_elems), and its
+ * key is never output.
  * @param[in]  S      shared memory holding the merge's keys
  * @param[in]  a,a_end the thread's part of A
  * @param[in]  b,b_end the thread's part of B; (a_end - a) + (b_end - b) >= count
@@ -75,9 +116,10 @@ KIT_HD inline int ms_cf_position(int p, int half, int region)
 /**
  * The CF variant's gather of one thread (lab 7's Algorithm 1 on a region of the tile): in round
  * j = 0 .. E-1 it reads the one key of its share whose logical position is j mod E, through
- * cf_gather_index and cf_slot. A thread that owns fewer than E outputs still reads in every round
- * (so that the warp stays in step) but reads slot 0 for a key it does not own and marks it
- * unowned, origin E + j, so that it sorts after every owned key.
+ * cf_gather_index and ms_slot (lab 7's cf_slot, with E known at compile time). A thread that owns fewer than E outputs (at the end of the input)
+ * still reads in every round, at the position Algorithm 1 gives, so that the warp's reads stay
+ * one per residue class and conflict-free; such a position lies in the region's unfilled gap, and
+ * the key read there is marked unowned, origin E + j, so that it sorts after every owned key.
  * @param[in]  S      shared memory, the tile stored as rho(A u pi(B)) region by region
  * @param[in]  base   the region's first logical position in the tile (a multiple of E)
  * @param[in]  region the region's length (a multiple of E)
@@ -94,9 +136,10 @@ __device__ inline void ms_cf_gather(kit_shared<T> S, int base, int region, int a
 {
     /* Your code here: E rounds of lab 7's gather, offset by the region's base. */
     (void)S; (void)base; (void)region; (void)a_i; (void)b_i; (void)n_a; (void)count;
-    for (int j = 0; j < E; j++)
+    for (int j = 0; j < E; j++) {
+        key[j] = T();
         origin[j] = E + j;
-    (void)key;
+    }
     KIT_NOT_IMPLEMENTED("09-merge-sort:cf");
 }
 
@@ -144,7 +187,7 @@ __device__ inline int ms_co_rank_cf(kit_shared<T> S, int base, int region, int n
     int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
     while (lo < hi) {
         int mid = lo + ((hi - lo) >> 1);
-        if (S[cf_slot(base + mid, E)] <= S[cf_slot(base + region - diag + mid, E)]) /* B key diag-1-mid */
+        if (S[ms_slot<E>(base + mid)] <= S[ms_slot<E>(base + region - diag + mid)]) /* B key diag-1-mid */
             lo = mid + 1;
         else
             hi = mid;
@@ -152,18 +195,107 @@ __device__ inline int ms_co_rank_cf(kit_shared<T> S, int base, int region, int n
     return lo;
 }
 
-/** Sorts a thread's E keys by (key, origin) with E passes of odd-even transposition (static indices only); keys with origin >= count go last. */
+/** One comparator of the register sort: lab 7's cf_compare_exchange, or a min and a max for plain keys. */
+template <typename T>
+__device__ inline void ms_compare_exchange(T &k0, int &o0, T &k1, int &o1, int count)
+{
+    if constexpr (ms_plain_key<T>::value) {
+        T lo = k1 < k0 ? k1 : k0;
+        k1 = k1 < k0 ? k0 : k1;
+        k0 = lo;
+    } else {
+        cf_compare_exchange(k0, o0, k1, o1, count);
+    }
+}
+
+/**
+ * Sorts a thread's E keys by (key, origin) with E passes of odd-even transposition (static indices
+ * only); keys with origin >= count go last. For plain keys (int32) an unowned key becomes the
+ * largest value and each comparator is a min and a max: equal values are indistinguishable, so the
+ * result is the same as the stable sort's.
+ */
 template <typename T, int E>
 __device__ inline void ms_register_sort(T (&key)[E], int (&origin)[E], int count)
 {
+    if constexpr (ms_plain_key<T>::value) {
+        KIT_UNROLL
+        for (int j = 0; j < E; j++)
+            key[j] = origin[j] < count ? key[j] : ms_plain_key<T>::largest();
+    }
     /* The passes go in pairs in a loop that is not unrolled, so the code holds two passes, not E. */
     for (int pair = 0; pair < (E + 1) / 2; pair++) {
         KIT_UNROLL
         for (int p = 0; p + 1 < E; p += 2)
-            cf_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
+            ms_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
         KIT_UNROLL
         for (int p = 1; p + 1 < E; p += 2)
-            cf_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
+            ms_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
+    }
+}
+
+/** The smallest power of two >= E. */
+template <int E>
+struct ms_pow2 {
+    static const int value = E <= 1 ? 1 : 2 * ms_pow2<(E + 1) / 2>::value;
+};
+template <>
+struct ms_pow2<1> {
+    static const int value = 1;
+};
+
+/**
+ * The CF variant's merge in registers, after ms_cf_gather. Read circularly from register
+ * k = a_i mod E, the registers hold A's keys ascending, then B's descending (Algorithm 1 puts A
+ * key t in register (k + t) mod E and B key m in (k - 1 - m) mod E): a rotated bitonic sequence.
+ * For plain keys the thread makes an unowned key the largest value (it then sits between A and
+ * B and the sequence stays bitonic), rotates the registers back by k with a barrel shifter
+ * (log2 E conditional rotations, static indices only), pads them with the smallest value to a
+ * power of two P, and merges with Batcher's bitonic merger (log2 P rounds of P/2 comparators).
+ * When E is a power of two, no padding is needed, and a bitonic merger sorts any rotation of a
+ * bitonic sequence, so the rotation is skipped. Other keys (kit_kv32) take ms_register_sort by
+ * key and origin, which is stable.
+ */
+template <typename T, int E>
+__device__ inline void ms_register_merge(T (&key)[E], int (&origin)[E], int count, int k)
+{
+    if constexpr (ms_plain_key<T>::value) {
+        const int P = ms_pow2<E>::value;
+        T r[P];
+        KIT_UNROLL
+        for (int j = 0; j < E; j++)
+            r[j] = origin[j] < count ? key[j] : ms_plain_key<T>::largest();
+        if (P != E) {
+            KIT_UNROLL
+            for (int b = 1; b < E; b *= 2) { /* rotate left by b when bit b of k is set */
+                bool on = (k & b) != 0;
+                T moved[E];
+                KIT_UNROLL
+                for (int t = 0; t < E; t++)
+                    moved[t] = r[(t + b) % E];
+                KIT_UNROLL
+                for (int t = 0; t < E; t++)
+                    r[t] = on ? moved[t] : r[t];
+            }
+            KIT_UNROLL
+            for (int j = E; j < P; j++)
+                r[j] = ms_plain_key<T>::smallest();
+        }
+        KIT_UNROLL
+        for (int h = P / 2; h >= 1; h /= 2) {
+            KIT_UNROLL
+            for (int j = 0; j < P; j++)
+                if ((j & h) == 0) {
+                    T lo = r[j + h] < r[j] ? r[j + h] : r[j];
+                    r[j + h] = r[j + h] < r[j] ? r[j] : r[j + h];
+                    r[j] = lo;
+                }
+        }
+        KIT_UNROLL
+        for (int t = 0; t < E; t++)
+            key[t] = r[P - E + t]; /* the pads sort first */
+    } else {
+        (void)k;
+        ms_register_sort<T, E>(key, origin, count);
     }
 }
 
@@ -171,43 +303,53 @@ __device__ inline void ms_register_sort(T (&key)[E], int (&origin)[E], int count
  * One thread's part of one merge of the tile in shared memory, either variant: the region
  * [base, base + region) holds a pair, A's n_a keys and B's n_b keys (A at base, B at base + half
  * for the baseline; the CF layout for MS_CF); the thread owns outputs diag .. diag + count - 1 of
- * the pair and leaves them in key[0 .. count).
+ * the pair (diag a multiple of E, possibly past the pair's end at the end of the input, when it
+ * owns none) and leaves them in key[0 .. count).
  */
 template <typename T, int E, int V>
 __device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int region, int n_a, int n_b, int diag,
                                       T (&key)[E])
 {
-    int count = n_a + n_b - diag < E ? n_a + n_b - diag : E;
+    int total = n_a + n_b, d = diag < total ? diag : total;
+    int count = total - d < E ? total - d : E;
     if (V == MS_BASELINE) {
-        int a = ms_co_rank_contiguous(S, base, n_a, base + half, n_b, diag);
-        ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + diag - a, base + half + n_b, count, key);
+        int a = ms_co_rank_contiguous(S, base, n_a, base + half, n_b, d);
+        ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + d - a, base + half + n_b, count, key);
     } else {
         /* The thread's share ends where the next thread's begins: one search each, shared
-           through split[] (the last thread of a group ends at A's end). */
+           through split[] (the last thread of a group ends at A's end). A thread past the end
+           keeps its diagonal, a multiple of E, so that its reads fall in the gap between A and
+           B in the same residue class as the warp's others. */
         __shared__ int split[1024];
-        int a = ms_co_rank_cf<T, E>(S, base, region, n_a, n_b, diag);
+        int a = ms_co_rank_cf<T, E>(S, base, region, n_a, n_b, d);
         int i = (int)threadIdx.x;
         split[i] = a;
         __syncthreads();
         int a_end = (i + 1) * E >= base + region ? n_a : split[i + 1];
         int origin[E];
         ms_cf_gather<T, E>(S, base, region, a, diag - a, a_end - a, count, key, origin);
-        ms_register_sort<T, E>(key, origin, count);
+        ms_register_merge<T, E>(key, origin, count, a % E);
     }
 }
 
-/** Stores a thread's count keys of tile positions x0 .. x0 + count - 1 for the next block-sort round: blocked for the baseline, in that round's CF layout for MS_CF. */
+/** Stores thread i's count keys (tile positions i*E ...) for the block-sort round of groups of g threads: blocked for the baseline, in that round's CF layout for MS_CF. */
 template <typename T, int E, int V>
-__device__ inline void ms_store_for_round(kit_shared<T> S, int x0, int count, int g, const T (&key)[E])
+__device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int g, const T (&key)[E])
 {
-    int region = g * E, half = region / 2;
+    int region = g * E, half = region / 2, base = (i & ~(g - 1)) * E, p0 = i * E - base; /* g is a power of two */
     KIT_UNROLL
-    for (int t = 0; t < E; t++) {
-        if (t < count) {
-            int x = x0 + t, base = x / region * region;
-            S[V == MS_BASELINE ? x : cf_slot(base + ms_cf_position(x - base, half, region), E)] = key[t];
-        }
-    }
+    for (int t = 0; t < E; t++)
+        if (t < count)
+            S[V == MS_BASELINE ? base + p0 + t : ms_slot<E>(base + ms_cf_position(p0 + t, half, region))] = key[t];
+}
+
+/** The block writes its tile back from the padded exchange, coalesced: E reads of shared memory each, then E stores. */
+template <typename T, int E>
+__device__ inline void ms_write_tile(kit_shared<T> S, T *out, int len)
+{
+    const int u = (int)blockDim.x, i = (int)threadIdx.x;
+    for (int x = i; x < len; x += u)
+        out[x] = S[ms_exchange_slot<E>(x)];
 }
 
 /**
@@ -222,11 +364,11 @@ __global__ void ms_block_sort_kernel(const T *in, T *out, int n)
     const int u = (int)blockDim.x, tile = u * E, i = (int)threadIdx.x;
     const long long start = (long long)blockIdx.x * tile;
     const int len = (int)(n - start < tile ? n - start : tile);
-    for (int x = i; x < len; x += u) /* coalesced loads, through the padded exchange */
+    T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
+    for (int x = i; x < len; x += u)
         S[ms_exchange_slot<E>(x)] = in[start + x];
     __syncthreads();
     int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
-    T key[E];
     int origin[E];
     KIT_UNROLL
     for (int t = 0; t < E; t++) {
@@ -236,13 +378,12 @@ __global__ void ms_block_sort_kernel(const T *in, T *out, int n)
     ms_register_sort<T, E>(key, origin, count);
     for (int g = 2; g <= u; g *= 2) { /* groups of g threads merge runs of g*E/2 keys */
         __syncthreads();
-        ms_store_for_round<T, E, V>(S, i * E, count, g, key);
+        ms_store_for_round<T, E, V>(S, i, count, g, key);
         __syncthreads();
         int region = g * E, half = region / 2, base = i / g * region;
         int n_a = len - base < 0 ? 0 : len - base < half ? len - base : half;
         int n_b = len - base - half < 0 ? 0 : len - base - half < half ? len - base - half : half;
-        int diag = (i % g) * E < n_a + n_b ? (i % g) * E : n_a + n_b;
-        ms_merge_share<T, E, V>(S, base, half, region, n_a, n_b, diag, key);
+        ms_merge_share<T, E, V>(S, base, half, region, n_a, n_b, (i % g) * E, key);
     }
     __syncthreads();
     KIT_UNROLL
@@ -250,8 +391,7 @@ __global__ void ms_block_sort_kernel(const T *in, T *out, int n)
         if (t < count)
             S[ms_exchange_slot<E>(i * E + t)] = key[t];
     __syncthreads();
-    for (int x = i; x < len; x += u)
-        out[start + x] = S[ms_exchange_slot<E>(x)];
+    ms_write_tile<T, E>(S, out + start, len);
 }
 
 /** The pair of runs of length s that output position o (of n) belongs to: its first key, and the lengths of its A and B. */
@@ -310,22 +450,21 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
     int a0 = part[t], a1 = d1 == pair_a + pair_b ? pair_a : part[t + 1];
     int n_a = a1 - a0, n_b = len - n_a;
     const T *A = in + first + a0, *B = in + first + pair_a + (d0 - a0);
+    T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
     for (int x = i; x < len; x += u) {
         T v = x < n_a ? A[x] : B[x - n_a];
-        S[V == MS_BASELINE ? x : cf_slot(ms_cf_position(x, n_a, tile), E)] = v;
+        S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = v;
     }
     __syncthreads();
-    int diag = i * E < len ? i * E : len, count = len - diag < E ? len - diag : E;
-    T key[E];
-    ms_merge_share<T, E, V>(S, 0, n_a, tile, n_a, n_b, diag, key);
+    int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
+    ms_merge_share<T, E, V>(S, 0, n_a, tile, n_a, n_b, i * E, key);
     __syncthreads();
     KIT_UNROLL
     for (int j = 0; j < E; j++)
         if (j < count)
             S[ms_exchange_slot<E>(i * E + j)] = key[j];
     __syncthreads();
-    for (int x = i; x < len; x += u)
-        out[o0 + x] = S[ms_exchange_slot<E>(x)];
+    ms_write_tile<T, E>(S, out + o0, len);
 }
 
 /** Tiles of a sort of n keys with u threads and E keys per thread: the size of the partition array ms_sort needs. */

@@ -26,7 +26,7 @@
 #ifndef LAB09_MERGE_SORT_CUH
 #define LAB09_MERGE_SORT_CUH
 
-#include "cf_merge.cuh" /* lab 7: CF_W, cf_gcd, cf_slot, cf_gather_index, cf_compare_exchange */
+#include "cf_merge.cuh" /* lab 7: CF_W, cf_slot, cf_gather_index, cf_compare_exchange */
 #include "kit_lab.h"
 
 /** The two variants of every merge of the sort. */
@@ -35,15 +35,29 @@ enum ms_variant {
     MS_CF = 1        /**< lab 7's conflict-free gather, then a merge in registers */
 };
 
+
+/** The greatest common divisor, for compile-time use (lab 7's cf_gcd is the run-time one). */
+KIT_HD constexpr int ms_gcd(int a, int b)
+{
+    return b == 0 ? a : ms_gcd(b, a % b);
+}
+
 /**
- * The slot of logical position x of a tile: lab 7's cf_slot (rho). rho moves positions only when
- * E shares a factor with CF_W, a power of two, that is when E is even; for odd E it is the
- * identity and the call is skipped, so that the compiler sees a constant map.
+ * rho with E known at compile time: the slot of logical position x of a tile. It is lab 7's
+ * cf_slot (the tests check that the two agree for every E the kit builds), written out with d
+ * and the partition length P as constants, so that the compiler turns the divisions into shifts
+ * and drops the map altogether for odd E, where d = 1 and rho is the identity.
  */
 template <int E>
-__device__ inline int ms_slot(int x)
+KIT_HD inline int ms_slot(int x)
 {
-    return E % 2 == 0 ? cf_slot(x, E) : x;
+    constexpr int d = ms_gcd(CF_W, E), P = CF_W * E / d;
+    if constexpr (d == 1) {
+        return x;
+    } else {
+        int l = x / P, base = l * P;
+        return base + (x - base + l % d) % P;
+    }
 }
 
 /**
@@ -65,8 +79,9 @@ struct ms_plain_key<int32_t> {
  * The baseline's merge of one thread, as CUB's SerialMerge does it: the thread's part of A is
  * S[a .. a_end) and its part of B is S[b .. b_end) (shared-memory indices); it reads the first key
  * of each, then at every one of its E steps outputs the smaller (A on ties) and reads the next
- * key of the list it took from. That is E + 2 reads; a read may fall one past a list's end (the
- * caller leaves a slot there), its key is then never output.
+ * key of the list it took from, after the last output too. That is E + 2 reads whatever count
+ * is; a read past a list's end lands inside the tile or its padding (ms_shared_elems), and its
+ * key is never output.
  * @param[in]  S      shared memory holding the merge's keys
  * @param[in]  a,a_end the thread's part of A
  * @param[in]  b,b_end the thread's part of B; (a_end - a) + (b_end - b) >= count
@@ -77,17 +92,16 @@ template <typename T, int E>
 __device__ inline void ms_serial_merge(kit_shared<T> S, int a, int a_end, int b, int b_end, int count, T (&key)[E])
 {
     //@answer
+    (void)count; /* every thread reads E + 2 times, as CUB's threads do; count only says which outputs matter */
     T ka = S[a], kb = S[b];
     KIT_UNROLL
     for (int t = 0; t < E; t++) {
         bool take_b = b < b_end && (a >= a_end || kb < ka);
         key[t] = take_b ? kb : ka;
-        if (t + 1 < count) { /* the look-ahead; the last output needs none */
-            if (take_b)
-                kb = S[++b];
-            else
-                ka = S[++a];
-        }
+        if (take_b) /* the look-ahead, after every output, the last one too */
+            kb = S[++b];
+        else
+            ka = S[++a];
     }
     //@skeleton
     //@ /* Your code here: CUB's serial merge, one look-ahead key per list. */
@@ -120,7 +134,7 @@ KIT_HD inline int ms_cf_position(int p, int half, int region)
 /**
  * The CF variant's gather of one thread (lab 7's Algorithm 1 on a region of the tile): in round
  * j = 0 .. E-1 it reads the one key of its share whose logical position is j mod E, through
- * cf_gather_index and ms_slot (lab 7's cf_slot). A thread that owns fewer than E outputs (at the end of the input)
+ * cf_gather_index and ms_slot (lab 7's cf_slot, with E known at compile time). A thread that owns fewer than E outputs (at the end of the input)
  * still reads in every round, at the position Algorithm 1 gives, so that the warp's reads stay
  * one per residue class and conflict-free; such a position lies in the region's unfilled gap, and
  * the key read there is marked unowned, origin E + j, so that it sorts after every owned key.
@@ -148,9 +162,10 @@ __device__ inline void ms_cf_gather(kit_shared<T> S, int base, int region, int a
     //@skeleton
     //@ /* Your code here: E rounds of lab 7's gather, offset by the region's base. */
     //@ (void)S; (void)base; (void)region; (void)a_i; (void)b_i; (void)n_a; (void)count;
-    //@ for (int j = 0; j < E; j++)
+    //@ for (int j = 0; j < E; j++) {
+    //@     key[j] = T();
     //@     origin[j] = E + j;
-    //@ (void)key;
+    //@ }
     //@ KIT_NOT_IMPLEMENTED("09-merge-sort:cf");
     //@end
 }
@@ -355,6 +370,15 @@ __device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int
             S[V == MS_BASELINE ? base + p0 + t : ms_slot<E>(base + ms_cf_position(p0 + t, half, region))] = key[t];
 }
 
+/** The block writes its tile back from the padded exchange, coalesced: E reads of shared memory each, then E stores. */
+template <typename T, int E>
+__device__ inline void ms_write_tile(kit_shared<T> S, T *out, int len)
+{
+    const int u = (int)blockDim.x, i = (int)threadIdx.x;
+    for (int x = i; x < len; x += u)
+        out[x] = S[ms_exchange_slot<E>(x)];
+}
+
 /**
  * The block sort: block b sorts keys [b*u*E, (b+1)*u*E) of `in` (fewer for the last block) into
  * the same place of `out`. Launch: grid ceil(n / (u*E)) blocks of u threads, u a power of two and
@@ -367,11 +391,11 @@ __global__ void ms_block_sort_kernel(const T *in, T *out, int n)
     const int u = (int)blockDim.x, tile = u * E, i = (int)threadIdx.x;
     const long long start = (long long)blockIdx.x * tile;
     const int len = (int)(n - start < tile ? n - start : tile);
-    for (int x = i; x < len; x += u) /* coalesced loads, through the padded exchange */
+    T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
+    for (int x = i; x < len; x += u)
         S[ms_exchange_slot<E>(x)] = in[start + x];
     __syncthreads();
     int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
-    T key[E];
     int origin[E];
     KIT_UNROLL
     for (int t = 0; t < E; t++) {
@@ -394,8 +418,7 @@ __global__ void ms_block_sort_kernel(const T *in, T *out, int n)
         if (t < count)
             S[ms_exchange_slot<E>(i * E + t)] = key[t];
     __syncthreads();
-    for (int x = i; x < len; x += u)
-        out[start + x] = S[ms_exchange_slot<E>(x)];
+    ms_write_tile<T, E>(S, out + start, len);
 }
 
 /** The pair of runs of length s that output position o (of n) belongs to: its first key, and the lengths of its A and B. */
@@ -454,13 +477,13 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
     int a0 = part[t], a1 = d1 == pair_a + pair_b ? pair_a : part[t + 1];
     int n_a = a1 - a0, n_b = len - n_a;
     const T *A = in + first + a0, *B = in + first + pair_a + (d0 - a0);
+    T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
     for (int x = i; x < len; x += u) {
         T v = x < n_a ? A[x] : B[x - n_a];
         S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = v;
     }
     __syncthreads();
     int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
-    T key[E];
     ms_merge_share<T, E, V>(S, 0, n_a, tile, n_a, n_b, i * E, key);
     __syncthreads();
     KIT_UNROLL
@@ -468,8 +491,7 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
         if (j < count)
             S[ms_exchange_slot<E>(i * E + j)] = key[j];
     __syncthreads();
-    for (int x = i; x < len; x += u)
-        out[o0 + x] = S[ms_exchange_slot<E>(x)];
+    ms_write_tile<T, E>(S, out + o0, len);
 }
 
 /** Tiles of a sort of n keys with u threads and E keys per thread: the size of the partition array ms_sort needs. */

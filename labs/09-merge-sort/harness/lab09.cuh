@@ -160,22 +160,27 @@ __device__ int lab09_co_rank_global(const T *A, int n_a, const T *B, int n_b, in
 }
 
 /**
- * The gather alone, the kernel whose conflicts lab 9 is graded on. Block r plays block-sort round
- * r (groups of g = 2^(r+1) threads): it stores runs[r*u*E ...], a tile whose runs of g*E/2 keys
- * are sorted, in that round's CF layout, and each thread gathers its E keys (ms_cf_gather). The
+ * The gather alone, the kernel whose conflicts lab 9 is graded on, for block-sort round r (groups
+ * of g = 2^(r+1) threads): it stores runs[r*u*E ...], a tile whose runs of g*E/2 keys are
+ * sorted, in that round's CF layout, and each thread gathers its E keys (ms_cf_gather). The
  * splits come from searches in global memory, so the gather's are the only shared-memory loads.
  * Thread i writes the keys of its share to out[r*u*E + i*E ...] in merge-origin order (A's keys,
- * then B's), so no read is optimized away. One launch for all rounds keeps the rounds apart in a
- * CPU trace (the simulator tells blocks apart, not launches).
+ * then B's), so no read is optimized away.
+ * It is launched once per round with r + 1 blocks of which only block r works: in a CPU trace the
+ * rounds then differ by block, and on a GPU one working block runs alone. (When the rounds ran as
+ * blocks of one launch, or one after another in one block, ncu on an H100 counted a few extra
+ * wavefronts that a round launched alone does not show; see results/README.md.)
  */
 template <typename T, int E>
-__global__ void ms_gather_probe(const T *runs, int len, T *out)
+__global__ void ms_gather_probe(const T *runs, int len, T *out, int r)
 {
+    if ((int)blockIdx.x != r)
+        return;
     kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
-    const int u = (int)blockDim.x, i = (int)threadIdx.x, g = 2 << blockIdx.x, region = g * E, half = region / 2;
-    runs += (size_t)blockIdx.x * u * E;
-    out += (size_t)blockIdx.x * u * E;
-    for (int x = i; x < u * E; x += u) { /* the whole tile, so every thread stores E times: past len, a copy of the last key fills the gap */
+    const int u = (int)blockDim.x, i = (int)threadIdx.x, tile = u * E, g = 2 << r, region = g * E, half = region / 2;
+    runs += (size_t)r * tile;
+    out += (size_t)r * tile;
+    for (int x = i; x < tile; x += u) { /* the whole tile, so every thread stores E times: past len, a copy of the last key fills the gap */
         int base = x / region * region;
         S[ms_slot<E>(base + ms_cf_position(x - base, half, region))] = runs[x < len ? x : len - 1];
     }
@@ -199,16 +204,17 @@ __global__ void ms_gather_probe(const T *runs, int len, T *out)
 template <typename T, int E>
 static void lab09_probe_e(const T *d_runs, int len, T *d_out, int u, int rounds)
 {
-    void (*kernel)(const T *, int, T *) = ms_gather_probe<T, E>;
+    void (*kernel)(const T *, int, T *, int) = ms_gather_probe<T, E>;
     size_t bytes = (size_t)ms_shared_elems(u * E) * sizeof(T);
     KIT_ALLOW_SHARED(kernel, bytes);
-    KIT_LAUNCH(kernel, rounds, u, bytes, d_runs, len, d_out);
+    for (int r = 0; r < rounds; r++)
+        KIT_LAUNCH(kernel, r + 1, u, bytes, d_runs, len, d_out, r);
 }
 
 /**
- * Lab 9's measured kernel: one launch of ms_gather_probe with a block for every block-sort round
- * (groups of g = 2, 4, ..., u threads), each gathering the first tile of keys[0 .. n) with its
- * runs of g*E/2 keys sorted. out (log2(u) tiles of u*E keys, may be NULL) receives what each
+ * Lab 9's measured kernel: a launch of ms_gather_probe for every block-sort round (groups of
+ * g = 2, 4, ..., u threads), each gathering the first tile of keys[0 .. n) with its runs of
+ * g*E/2 keys sorted. out (log2(u) tiles of u*E keys, may be NULL) receives what each
  * round's threads gathered, in merge-origin order.
  * @return 0, or -1 when the launch is refused or failed (msg says why)
  */

@@ -50,6 +50,28 @@ static void test_cf_position(void)
     skeleton_reached();
 }
 
+/* ms_slot, rho with E known at compile time, is lab 7's cf_slot for every E the kit builds. */
+template <int E>
+static int slot_agrees(void)
+{
+    for (int x = 0; x < 512 * E; x++) {
+        int want = cf_slot(x, E);
+        if (skeleton_reached())
+            return 0;
+        if (ms_slot<E>(x) != want) {
+            kit_test_fail(__FILE__, __LINE__, "E=%d: ms_slot(%d) = %d, cf_slot = %d", E, x, ms_slot<E>(x), want);
+            return 0;
+        }
+    }
+    return 1;
+}
+static void test_slot(void)
+{
+    kit_not_implemented_reset();
+    if (slot_agrees<5>() && slot_agrees<12>() && slot_agrees<15>() && slot_agrees<16>() && slot_agrees<17>())
+        CU_PASS("ms_slot is cf_slot");
+}
+
 /* The exchange's padding: every tile position gets its own slot inside ms_shared_elems(). */
 static void test_exchange_slot(void)
 {
@@ -77,7 +99,7 @@ __global__ void lab09_pair_kernel(const T *A, int n_a, const T *B, int n_b, int 
         S[V == MS_BASELINE ? p : ms_slot<E>(ms_cf_position(p, half, region))] = x < n_a ? A[x] : B[x - n_a];
     }
     __syncthreads();
-    T key[E];
+    T key[E] = {};
     ms_merge_share<T, E, V>(S, 0, half, region, n_a, n_b, i * E, key);
     for (int t = 0; t < E; t++)
         if (i * E + t < n_a + n_b)
@@ -298,6 +320,7 @@ static void register_tests(void)
     CU_pSuite h = kit_test_suite("lab09 layout (host)");
     kit_test_add(h, "ms_cf_position: A forwards, B reversed", test_cf_position);
     kit_test_add(h, "ms_exchange_slot: padded for even E, one slot each", test_exchange_slot);
+    kit_test_add(h, "ms_slot: lab 7's cf_slot with E at compile time", test_slot);
     CU_pSuite p = kit_test_suite("lab09 one merge of a pair");
     kit_test_add(p, "baseline (ms_serial_merge): every split, stable", test_pair_baseline);
     kit_test_add(p, "CF (ms_cf_gather and the register sort): every split, stable", test_pair_cf);

@@ -1,0 +1,268 @@
+/* Unit tests of the worst-case generator (common/kit_worst.h): the papers' sequences and bounds, the simulator's counts, the sort's permutation. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit_test.h"
+#include "kit_worst.h"
+
+static const int WS[] = {4, 8, 12, 16, 32, 64};
+#define NWS (int)(sizeof WS / sizeof WS[0])
+
+/* SPAA 2025, Fig. 4: w = 12, E = 5 (left) and E = 9 (right, d = 3, one subproblem), read off the figure. */
+static void test_subproblem_fig4(void)
+{
+    static const int a5[] = {2, 5, 5, 1, 0, 1, 5, 5, 2, 0, 5, 5}, b5[] = {3, 0, 0, 4, 5, 4, 0, 0, 3, 5, 0, 0};
+    static const int a9[] = {3, 9, 3, 9}, b9[] = {6, 0, 6, 0};
+    int a[12], b[12];
+    int n = kit_worst_subproblem(12, 5, a, b);
+    KIT_ASSERT_MSG(n == 12, "w = 12, E = 5: %d tuples, expected 12", n);
+    for (int i = 0; i < 12 && n == 12; i++)
+        KIT_ASSERT_MSG(a[i] == a5[i] && b[i] == b5[i], "E = 5, tuple %d: expected (%d, %d), got (%d, %d)", i, a5[i], b5[i], a[i], b[i]);
+    n = kit_worst_subproblem(12, 9, a, b);
+    KIT_ASSERT_MSG(n == 4, "w = 12, E = 9: %d tuples, expected w/d = 4", n);
+    for (int i = 0; i < 4 && n == 4; i++)
+        KIT_ASSERT_MSG(a[i] == a9[i] && b[i] == b9[i], "E = 9, tuple %d: expected (%d, %d), got (%d, %d)", i, a9[i], b9[i], a[i], b[i]);
+    n = kit_worst_subproblem(16, 8, a, b); /* E divides w: q tuples (E, 0), sorted order */
+    KIT_ASSERT_MSG(n == 2 && a[0] == 8 && b[0] == 0 && a[1] == 8 && b[1] == 0, "w = 16, E = 8: got %d tuples", n);
+    KIT_ASSERT_MSG(kit_worst_subproblem(8, 9, a, b) == -1 && kit_worst_subproblem(8, 1, a, b) == -1,
+                   "E > w and E = 1 must be refused");
+}
+
+/* The bounds, against the papers' own worked values. */
+static void test_theorem(void)
+{
+    static const struct {
+        int w, E;
+        long want;
+    } cases[] = {
+        {16, 7, 49},   /* E <= w/2: E^2 */
+        {32, 16, 256}, /* E = w/2 */
+        {16, 9, 80},   /* IPDPS 2020: E = w/2 + 1 gives E^2 - 1 */
+        {16, 15, 134}, /* IPDPS 2020: E = w - 1 gives E^2/2 + 3E/2 - 1 */
+        {32, 17, 288}, /* CUB's E on sm_90 */
+        {12, 9, 72},   /* SPAA 2025, d = 3: (81 + 54 + 27 - 9 - 9)/2 */
+        {12, 12, 144}, /* E = w: sorted order, E^2 */
+    };
+    for (size_t x = 0; x < sizeof cases / sizeof cases[0]; x++) {
+        long got = kit_worst_theorem(cases[x].w, cases[x].E);
+        KIT_ASSERT_MSG(got == cases[x].want, "w = %d, E = %d: expected %ld, got %ld", cases[x].w, cases[x].E, cases[x].want, got);
+    }
+    KIT_ASSERT_MSG(kit_worst_theorem(8, 9) == -1 && kit_worst_theorem(1, 1) == -1, "bad w or E must give -1");
+}
+
+/* Every warp split takes E keys a thread and, for E odd, ceil(E/2)w keys of A in an L warp and floor in an R warp. */
+static void test_warp_totals(void)
+{
+    kit_worst_split T[64];
+    char err[200];
+    for (int x = 0; x < NWS; x++)
+        for (int E = 2; E <= WS[x]; E++)
+            for (int left = 0; left <= 1; left++) {
+                int w = WS[x];
+                int rc = kit_worst_warp(w, E, left, T, err, sizeof err);
+                KIT_ASSERT_MSG(rc == 0, "w = %d, E = %d: %s", w, E, err);
+                long n_a = 0;
+                for (int i = 0; i < w && rc == 0; i++) {
+                    KIT_ASSERT_MSG(T[i].a >= 0 && T[i].b >= 0 && T[i].a + T[i].b == E, "w = %d, E = %d, thread %d: (%d, %d)", w,
+                                   E, i, T[i].a, T[i].b);
+                    n_a += T[i].a;
+                }
+                long want = E % 2 == 0 ? (long)E / 2 * w : left ? (long)(E + 1) / 2 * w : (long)(E - 1) / 2 * w;
+                KIT_ASSERT_MSG(n_a == want, "w = %d, E = %d, %s warp: %ld keys of A, expected %ld", w, E, left ? "L" : "R", n_a, want);
+            }
+}
+
+/* Issue 7's proof: one warp's merge round in the simulator costs at least the theorem, for every w and 1 < E <= w. */
+static void test_warp_counts_meet_theorem(void)
+{
+    kit_worst_split T[64];
+    char err[200];
+    for (int x = 0; x < NWS; x++)
+        for (int E = 2; E <= WS[x]; E++) {
+            int w = WS[x];
+            kit_bank_count c;
+            int rc = kit_worst_warp(w, E, 1, T, err, sizeof err);
+            rc = rc ? rc : kit_worst_warp_count(w, E, T, &c, err, sizeof err);
+            KIT_ASSERT_MSG(rc == 0, "w = %d, E = %d: %s", w, E, err);
+            if (rc == 0) {
+                KIT_ASSERT_MSG(c.steps == (uint64_t)E + 2, "w = %d, E = %d: %llu steps, expected E + 2", w, E, (unsigned long long)c.steps);
+                KIT_ASSERT_MSG((long)c.cost >= kit_worst_theorem(w, E), "w = %d, E = %d: cost %llu < theorem %ld", w, E,
+                               (unsigned long long)c.cost, kit_worst_theorem(w, E));
+            }
+        }
+}
+
+static int always_a_first(int w, int E, int a_word, int b_word, int a, int b)
+{
+    (void)w, (void)E, (void)a_word, (void)b_word, (void)a, (void)b;
+    return 1;
+}
+
+/* The within-thread order matters: merging A first in every thread falls below the theorem for some E > w/2. */
+static void test_naive_order_falls_short(void)
+{
+    kit_worst_split T[32];
+    char err[200];
+    int below = 0;
+    for (int E = 17; E <= 31; E++) {
+        kit_bank_count c;
+        int rc = kit_worst_warp_with(32, E, 1, kit_worst_subproblem, always_a_first, T, err, sizeof err);
+        rc = rc ? rc : kit_worst_warp_count(32, E, T, &c, err, sizeof err);
+        KIT_ASSERT_MSG(rc == 0, "E = %d: %s", E, err);
+        below += rc == 0 && (long)c.cost < kit_worst_theorem(32, E);
+    }
+    KIT_ASSERT_MSG(below > 0, "expected A-first everywhere to fall below the theorem for some E in 17 .. 31");
+}
+
+/* The order by hand: w = 8, E = 5, s = 3. */
+static void test_order_by_hand(void)
+{
+    /* 2 keys of A from word 0, 3 of B from word 8. A first: ordinals 2, 3 read words 1, 2 (targets 4, 5: no);
+       ordinals 4, 5, 6 read words 9, 10, 11 = banks 1, 2, 3 (targets 6, 7, 0: no): 0 hits. B first: ordinals
+       2, 3, 4 read banks 1, 2, 3 (targets 4, 5, 6: no); ordinals 5, 6 read banks 1, 2 (targets 7, 0: no). A tie: A first. */
+    KIT_ASSERT_MSG(kit_worst_order(8, 5, 0, 8, 2, 3) == 1, "a tie goes to A first");
+    /* 1 key of A from word 0, 4 of B from word 11 (banks 3 ..). B first: ordinals 2 .. 5 read banks 4 .. 7 = targets 4 .. 7. */
+    KIT_ASSERT_MSG(kit_worst_order(8, 5, 0, 11, 1, 4) == 0, "B first aligns the B keys");
+    /* 5 keys of A from word 3: A first reads banks 4 .. 0 at ordinals 2 .. 6, all targets. */
+    KIT_ASSERT_MSG(kit_worst_order(8, 5, 3, 8, 5, 0) == 1, "a full scan of A reads A first");
+}
+
+static void test_mask(void)
+{
+    kit_worst_split T[4] = {{2, 1, 1}, {0, 3, 0}, {1, 2, 0}, {3, 0, 1}};
+    static const uint8_t want[12] = {1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+    uint8_t got[12];
+    kit_worst_warp_mask(4, 3, T, got);
+    for (int k = 0; k < 12; k++)
+        KIT_ASSERT_MSG(got[k] == want[k], "output %d: expected %d, got %d", k, want[k], got[k]);
+}
+
+static int wrong_length(int w, int E, int *a, int *b)
+{
+    (void)w;
+    a[0] = E;
+    b[0] = 0;
+    return 1;
+}
+
+static void test_refusals(void)
+{
+    kit_worst_split T[32];
+    kit_bank_count c;
+    char err[200] = "";
+    KIT_ASSERT_MSG(kit_worst_warp(32, 33, 1, T, err, sizeof err) == -1 && strstr(err, "E") != NULL, "E > w: %s", err);
+    KIT_ASSERT_MSG(kit_worst_warp_with(32, 17, 1, wrong_length, kit_worst_order, T, err, sizeof err) == -1 &&
+                       strstr(err, "tuples") != NULL,
+                   "a subproblem of the wrong length: %s", err);
+    for (int i = 0; i < 32; i++)
+        T[i] = (kit_worst_split){17, 1, 1};
+    KIT_ASSERT_MSG(kit_worst_warp_count(32, 17, T, &c, err, sizeof err) == -1 && strstr(err, "split") != NULL,
+                   "splits of 18 keys: %s", err);
+    int32_t keys[4352];
+    static const struct {
+        size_t n;
+        int w, E, u;
+        const char *says;
+    } bad[] = {
+        {4352, 32, 33, 256, "E = 33"},
+        {4352, 32, 17, 100, "u = 100"},
+        {4352, 32, 17, 16, "u = 16"},
+        {4000, 32, 17, 256, "u*E*2^k"},
+        {3 * 4352, 32, 17, 256, "u*E*2^k"},
+        {(size_t)1 << 32, 32, 16, 256, "too large"},
+        {4352, 12, 17, 256, "power of two"},
+    };
+    for (size_t x = 0; x < sizeof bad / sizeof bad[0]; x++) {
+        err[0] = '\0';
+        int rc = kit_worst_sort_input(keys, bad[x].n, bad[x].w, bad[x].E, bad[x].u, err, sizeof err);
+        KIT_ASSERT_MSG(rc == -1 && strstr(err, bad[x].says) != NULL, "case %zu: expected a refusal naming '%s', got %d: %s", x,
+                       bad[x].says, rc, err);
+    }
+}
+
+/* The sort's input is a permutation, and the replay finds every round built by the construction at the theorem or above. */
+static void test_sort_input_and_replay(void)
+{
+    static const struct {
+        int w, E, u, k;
+    } cases[] = {{32, 17, 256, 2}, {32, 15, 512, 1}, {32, 16, 128, 2}, {8, 5, 32, 2}};
+    for (size_t x = 0; x < sizeof cases / sizeof cases[0]; x++) {
+        int w = cases[x].w, E = cases[x].E, u = cases[x].u;
+        size_t n = ((size_t)u * E) << cases[x].k;
+        int32_t *keys = malloc(n * sizeof *keys);
+        uint8_t *seen = calloc(n, 1);
+        kit_worst_round R[64];
+        int nr = 0;
+        char err[200];
+        int rc = kit_worst_sort_input(keys, n, w, E, u, err, sizeof err);
+        KIT_ASSERT_MSG(rc == 0, "w = %d, E = %d, u = %d: %s", w, E, u, err);
+        for (size_t k = 0; k < n && rc == 0; k++) {
+            if (keys[k] < 0 || (size_t)keys[k] >= n || seen[keys[k]]) {
+                KIT_ASSERT_MSG(0, "w = %d, E = %d: key %zu (%d) repeats or is out of range", w, E, k, keys[k]);
+                break;
+            }
+            seen[keys[k]] = 1;
+        }
+        rc = rc ? rc : kit_worst_sort_replay(keys, n, w, E, u, R, 64, &nr, err, sizeof err);
+        KIT_ASSERT_MSG(rc == 0, "replay, w = %d, E = %d: %s", w, E, err);
+        int expect_rounds = 0;
+        for (size_t s = (size_t)E; s < n; s *= 2)
+            expect_rounds++;
+        KIT_ASSERT_MSG(rc != 0 || nr == expect_rounds, "w = %d, E = %d: %d rounds, expected %d", w, E, nr, expect_rounds);
+        int attacked = 0;
+        for (int r = 0; r < nr && rc == 0; r++) {
+            if (!R[r].attacked)
+                continue;
+            attacked++;
+            long long bound = R[r].warps * kit_worst_theorem(w, E);
+            KIT_ASSERT_MSG((long long)R[r].load.cost >= bound, "w = %d, E = %d, round of runs of %lld: cost %llu < %lld", w, E,
+                           R[r].run, (unsigned long long)R[r].load.cost, bound);
+        }
+        /* The global rounds, and the block-sort rounds of 2w or more threads (w or more for E even). */
+        int want_attacked = cases[x].k;
+        for (int c = E % 2 ? 2 * w : w; c <= u; c *= 2)
+            want_attacked++;
+        KIT_ASSERT_MSG(rc != 0 || attacked == want_attacked, "w = %d, E = %d: %d rounds attacked, expected %d", w, E, attacked,
+                       want_attacked);
+        free(keys);
+        free(seen);
+    }
+}
+
+static void test_replay_refuses_non_permutation(void)
+{
+    size_t n = 256 * 17;
+    int32_t *keys = malloc(n * sizeof *keys);
+    for (size_t k = 0; k < n; k++)
+        keys[k] = (int32_t)k;
+    keys[5] = 7; /* 7 twice */
+    kit_worst_round R[64];
+    int nr;
+    char err[200] = "";
+    int rc = kit_worst_sort_replay(keys, n, 32, 17, 256, R, 64, &nr, err, sizeof err);
+    KIT_ASSERT_MSG(rc == -1 && strstr(err, "permutation") != NULL, "expected a refusal, got %d: %s", rc, err);
+    free(keys);
+}
+
+static void register_tests(void)
+{
+    CU_pSuite warp = kit_test_suite("per-warp construction");
+    kit_test_add(warp, "kit_worst_subproblem reproduces SPAA 2025 Fig. 4", test_subproblem_fig4);
+    kit_test_add(warp, "kit_worst_theorem against the papers' values", test_theorem);
+    kit_test_add(warp, "kit_worst_warp: E keys a thread, L and R totals", test_warp_totals);
+    kit_test_add(warp, "kit_worst_warp_count >= theorem, w in 4 8 12 16 32 64", test_warp_counts_meet_theorem);
+    kit_test_add(warp, "A first everywhere falls below the theorem", test_naive_order_falls_short);
+    kit_test_add(warp, "kit_worst_order by hand", test_order_by_hand);
+    kit_test_add(warp, "kit_worst_warp_mask by hand", test_mask);
+    kit_test_add(warp, "refusals", test_refusals);
+    CU_pSuite sort = kit_test_suite("merge sort input");
+    kit_test_add(sort, "kit_worst_sort_input and kit_worst_sort_replay", test_sort_input_and_replay);
+    kit_test_add(sort, "kit_worst_sort_replay refuses a non-permutation", test_replay_refuses_non_permutation);
+}
+
+int main(void)
+{
+    return kit_test_main("worst-case tests", register_tests);
+}

@@ -1,0 +1,534 @@
+/** @file
+ * Lab 9 (capstone), a GPU pairwise merge sort built from the kit's pieces: the one file you edit
+ * for this lab. It follows section II-A of Berney and Sitchinava (IPDPS 2020): a block sort, then
+ * global merge rounds. You write the baseline's serial merge (ms_serial_merge) and the CF
+ * variant's layout and gather (ms_cf_position, ms_cf_gather); the kernels around them are given.
+ * The handout is handouts/09-merge-sort.md; `make check LAB=09` runs the tests.
+ *
+ * The sort, with u threads per block and E keys per thread (a tile is u*E keys):
+ * - block sort (ms_block_sort_kernel): each block takes one tile; thread i sorts tile keys
+ *   i*E .. i*E+E-1 in registers, then log2(u) rounds merge runs of E, 2E, 4E, ... keys in shared
+ *   memory, groups of 2, 4, ..., u threads merging one pair of runs;
+ * - global rounds: runs of s = u*E, 2s, 4s, ... keys are merged in pairs. Each round first cuts
+ *   every pair's output into tiles of u*E with a merge-path search in global memory
+ *   (ms_partition_kernel), then one block merges each tile in shared memory (ms_merge_kernel).
+ *
+ * Every merge, in the block sort and in the global rounds, is one of two variants:
+ * - MS_BASELINE, as Thrust and CUB do it: a pair's A then B stored contiguously, each thread
+ *   merging its E outputs serially from shared memory (ms_serial_merge);
+ * - MS_CF, with lab 7's gather: A forwards and B reversed in the pair's region, rotated by rho;
+ *   each thread reads its E keys in E conflict-free rounds (ms_cf_gather) and merges them in
+ *   registers with an odd-even transposition network.
+ *
+ * Both variants are stable: equal keys keep their input order (ties go to A everywhere, and the
+ * register sorts break ties by origin).
+ */
+#ifndef LAB09_MERGE_SORT_CUH
+#define LAB09_MERGE_SORT_CUH
+
+#include "cf_merge.cuh" /* lab 7: CF_W, cf_slot, cf_gather_index, cf_compare_exchange */
+#include "kit_lab.h"
+
+/** The two variants of every merge of the sort. */
+enum ms_variant {
+    MS_BASELINE = 0, /**< serial merge from shared memory, as Thrust and CUB */
+    MS_CF = 1        /**< lab 7's conflict-free gather, then a merge in registers */
+};
+
+
+/** The greatest common divisor, for compile-time use (lab 7's cf_gcd is the run-time one). */
+KIT_HD constexpr int ms_gcd(int a, int b)
+{
+    return b == 0 ? a : ms_gcd(b, a % b);
+}
+
+/**
+ * rho with E known at compile time: the slot of logical position x of a tile. It is lab 7's
+ * cf_slot (the tests check that the two agree for every E the kit builds), written out with d
+ * and the partition length P as constants, so that the compiler turns the divisions into shifts
+ * and drops the map altogether for odd E, where d = 1 and rho is the identity.
+ */
+template <int E>
+KIT_HD inline int ms_slot(int x)
+{
+    constexpr int d = ms_gcd(CF_W, E), P = CF_W * E / d;
+    if constexpr (d == 1) {
+        return x;
+    } else {
+        int l = x / P, base = l * P;
+        return base + (x - base + l % d) % P;
+    }
+}
+
+/**
+ * Keys the register sort may compare by value alone: for these, equal keys are indistinguishable,
+ * so the sort needs no origins to be stable, and an unowned key can become the largest value.
+ */
+template <typename T>
+struct ms_plain_key {
+    static const bool value = false;
+};
+template <>
+struct ms_plain_key<int32_t> {
+    static const bool value = true;
+    static __device__ int32_t largest() { return INT32_MAX; }
+    static __device__ int32_t smallest() { return INT32_MIN; }
+};
+
+/**
+ * The baseline's merge of one thread, as CUB's SerialMerge does it: the thread's part of A is
+ * S[a .. a_end) and its part of B is S[b .. b_end) (shared-memory indices); it reads the first key
+ * of each, then at every one of its E steps outputs the smaller (A on ties) and reads the next
+ * key of the list it took from, after the last output too. That is E + 2 reads whatever count
+ * is; a read past a list's end lands inside the tile or its padding (ms_shared_elems), and its
+ * key is never output.
+ * @param[in]  S      shared memory holding the merge's keys
+ * @param[in]  a,a_end the thread's part of A
+ * @param[in]  b,b_end the thread's part of B; (a_end - a) + (b_end - b) >= count
+ * @param[in]  count  outputs the thread owns, 0 .. E (less than E at the end of the input)
+ * @param[out] key    key[t] is output t, for t < count
+ */
+template <typename T, int E>
+__device__ inline void ms_serial_merge(kit_shared<T> S, int a, int a_end, int b, int b_end, int count, T (&key)[E])
+{
+    //@answer
+    (void)count; /* every thread reads E + 2 times, as CUB's threads do; count only says which outputs matter */
+    T ka = S[a], kb = S[b];
+    KIT_UNROLL
+    for (int t = 0; t < E; t++) {
+        bool take_b = b < b_end && (a >= a_end || kb < ka);
+        key[t] = take_b ? kb : ka;
+        if (take_b) /* the look-ahead, after every output, the last one too */
+            kb = S[++b];
+        else
+            ka = S[++a];
+    }
+    //@skeleton
+    //@ /* Your code here: CUB's serial merge, one look-ahead key per list. */
+    //@ (void)S; (void)a; (void)a_end; (void)b; (void)b_end; (void)count; (void)key;
+    //@ KIT_NOT_IMPLEMENTED("09-merge-sort:baseline");
+    //@end
+}
+
+/**
+ * The CF layout of one merge: where key p of a pair sits, as a logical position in the pair's
+ * region of `region` slots (lab 7's layout, before rho). Keys 0 .. half-1 of the pair are A and
+ * go forwards from the region's start; key half + b is B's key b and goes to region - 1 - b.
+ * @param[in] p      the key's index in the pair, 0 <= p < 2 * half (A's keys, then B's)
+ * @param[in] half   the length of a full run, A's place in the pair
+ * @param[in] region the region's length, 2 * half in the block sort, the tile in global rounds
+ * @return the logical position in the region, 0 .. region-1
+ */
+KIT_HD inline int ms_cf_position(int p, int half, int region)
+{
+    //@answer
+    return p < half ? p : region - 1 - (p - half);
+    //@skeleton
+    //@ /* Your code here: A forwards, B reversed from the region's end. */
+    //@ (void)p; (void)half; (void)region;
+    //@ KIT_NOT_IMPLEMENTED("09-merge-sort:cf");
+    //@ return 0;
+    //@end
+}
+
+/**
+ * The CF variant's gather of one thread (lab 7's Algorithm 1 on a region of the tile): in round
+ * j = 0 .. E-1 it reads the one key of its share whose logical position is j mod E, through
+ * cf_gather_index and ms_slot (lab 7's cf_slot, with E known at compile time). A thread that owns fewer than E outputs (at the end of the input)
+ * still reads in every round, at the position Algorithm 1 gives, so that the warp's reads stay
+ * one per residue class and conflict-free; such a position lies in the region's unfilled gap, and
+ * the key read there is marked unowned, origin E + j, so that it sorts after every owned key.
+ * @param[in]  S      shared memory, the tile stored as rho(A u pi(B)) region by region
+ * @param[in]  base   the region's first logical position in the tile (a multiple of E)
+ * @param[in]  region the region's length (a multiple of E)
+ * @param[in]  a_i    the thread's offset in the region's A
+ * @param[in]  b_i    its offset in the region's B
+ * @param[in]  n_a    keys it takes from A
+ * @param[in]  count  outputs it owns, 0 .. E
+ * @param[out] key    the keys read, key[j] in round j
+ * @param[out] origin where each key comes in the thread's merge (A key t: t; B key m: n_a + m)
+ */
+template <typename T, int E>
+__device__ inline void ms_cf_gather(kit_shared<T> S, int base, int region, int a_i, int b_i, int n_a, int count,
+                                    T (&key)[E], int (&origin)[E])
+{
+    //@answer
+    KIT_UNROLL
+    for (int j = 0; j < E; j++) {
+        int o, pos = cf_gather_index(j, a_i, b_i, n_a, E, region, &o);
+        key[j] = S[ms_slot<E>(pos)]; /* broken: forgets the region's base */
+        origin[j] = o < count ? o : E + j;
+    }
+    //@skeleton
+    //@ /* Your code here: E rounds of lab 7's gather, offset by the region's base. */
+    //@ (void)S; (void)base; (void)region; (void)a_i; (void)b_i; (void)n_a; (void)count;
+    //@ for (int j = 0; j < E; j++) {
+    //@     key[j] = T();
+    //@     origin[j] = E + j;
+    //@ }
+    //@ KIT_NOT_IMPLEMENTED("09-merge-sort:cf");
+    //@end
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Given: everything below.
+ */
+
+/**
+ * Where tile position x goes when a thread hands its E keys to the whole block (to store the
+ * sorted tile, or to load it): x itself for odd E; for even E one slot of padding after every 32,
+ * so that threads writing x = i*E + j (a stride of E) fall in different banks, as CUB's
+ * BlockExchange does.
+ */
+template <int E>
+KIT_HD inline int ms_exchange_slot(int x)
+{
+    return E % 2 == 0 ? x + x / CF_W : x;
+}
+
+/** Elements of dynamic shared memory the sort's kernels need for tiles of `tile` keys (the padded exchange plus one slot for the look-ahead). */
+KIT_HD inline int ms_shared_elems(int tile)
+{
+    return tile + tile / CF_W + 1;
+}
+
+/** How many of the first `diag` outputs of merging S[a ...) (n_a keys) with S[b ...) (n_b keys) come from A: a merge-path search, ties to A. */
+template <typename T>
+__device__ inline int ms_co_rank_contiguous(kit_shared<T> S, int a, int n_a, int b, int n_b, int diag)
+{
+    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1);
+        if (S[a + mid] <= S[b + diag - 1 - mid])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/** The same search in the CF layout: A key x of the region at logical base + x, B key y at base + region - 1 - y, both through rho. */
+template <typename T, int E>
+__device__ inline int ms_co_rank_cf(kit_shared<T> S, int base, int region, int n_a, int n_b, int diag)
+{
+    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1);
+        if (S[ms_slot<E>(base + mid)] <= S[ms_slot<E>(base + region - diag + mid)]) /* B key diag-1-mid */
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/** One comparator of the register sort: lab 7's cf_compare_exchange, or a min and a max for plain keys. */
+template <typename T>
+__device__ inline void ms_compare_exchange(T &k0, int &o0, T &k1, int &o1, int count)
+{
+    if constexpr (ms_plain_key<T>::value) {
+        T lo = k1 < k0 ? k1 : k0;
+        k1 = k1 < k0 ? k0 : k1;
+        k0 = lo;
+    } else {
+        cf_compare_exchange(k0, o0, k1, o1, count);
+    }
+}
+
+/**
+ * Sorts a thread's E keys by (key, origin) with E passes of odd-even transposition (static indices
+ * only); keys with origin >= count go last. For plain keys (int32) an unowned key becomes the
+ * largest value and each comparator is a min and a max: equal values are indistinguishable, so the
+ * result is the same as the stable sort's.
+ */
+template <typename T, int E>
+__device__ inline void ms_register_sort(T (&key)[E], int (&origin)[E], int count)
+{
+    if constexpr (ms_plain_key<T>::value) {
+        KIT_UNROLL
+        for (int j = 0; j < E; j++)
+            key[j] = origin[j] < count ? key[j] : ms_plain_key<T>::largest();
+    }
+    /* The passes go in pairs in a loop that is not unrolled, so the code holds two passes, not E. */
+    for (int pair = 0; pair < (E + 1) / 2; pair++) {
+        KIT_UNROLL
+        for (int p = 0; p + 1 < E; p += 2)
+            ms_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
+        KIT_UNROLL
+        for (int p = 1; p + 1 < E; p += 2)
+            ms_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
+    }
+}
+
+/** The smallest power of two >= E. */
+template <int E>
+struct ms_pow2 {
+    static const int value = E <= 1 ? 1 : 2 * ms_pow2<(E + 1) / 2>::value;
+};
+template <>
+struct ms_pow2<1> {
+    static const int value = 1;
+};
+
+/**
+ * The CF variant's merge in registers, after ms_cf_gather. Read circularly from register
+ * k = a_i mod E, the registers hold A's keys ascending, then B's descending (Algorithm 1 puts A
+ * key t in register (k + t) mod E and B key m in (k - 1 - m) mod E): a rotated bitonic sequence.
+ * For plain keys the thread makes an unowned key the largest value (it then sits between A and
+ * B and the sequence stays bitonic), rotates the registers back by k with a barrel shifter
+ * (log2 E conditional rotations, static indices only), pads them with the smallest value to a
+ * power of two P, and merges with Batcher's bitonic merger (log2 P rounds of P/2 comparators).
+ * When E is a power of two, no padding is needed, and a bitonic merger sorts any rotation of a
+ * bitonic sequence, so the rotation is skipped. Other keys (kit_kv32) take ms_register_sort by
+ * key and origin, which is stable.
+ */
+template <typename T, int E>
+__device__ inline void ms_register_merge(T (&key)[E], int (&origin)[E], int count, int k)
+{
+    if constexpr (ms_plain_key<T>::value) {
+        const int P = ms_pow2<E>::value;
+        T r[P];
+        KIT_UNROLL
+        for (int j = 0; j < E; j++)
+            r[j] = origin[j] < count ? key[j] : ms_plain_key<T>::largest();
+        if (P != E) {
+            KIT_UNROLL
+            for (int b = 1; b < E; b *= 2) { /* rotate left by b when bit b of k is set */
+                bool on = (k & b) != 0;
+                T moved[E];
+                KIT_UNROLL
+                for (int t = 0; t < E; t++)
+                    moved[t] = r[(t + b) % E];
+                KIT_UNROLL
+                for (int t = 0; t < E; t++)
+                    r[t] = on ? moved[t] : r[t];
+            }
+            KIT_UNROLL
+            for (int j = E; j < P; j++)
+                r[j] = ms_plain_key<T>::smallest();
+        }
+        KIT_UNROLL
+        for (int h = P / 2; h >= 1; h /= 2) {
+            KIT_UNROLL
+            for (int j = 0; j < P; j++)
+                if ((j & h) == 0) {
+                    T lo = r[j + h] < r[j] ? r[j + h] : r[j];
+                    r[j + h] = r[j + h] < r[j] ? r[j] : r[j + h];
+                    r[j] = lo;
+                }
+        }
+        KIT_UNROLL
+        for (int t = 0; t < E; t++)
+            key[t] = r[P - E + t]; /* the pads sort first */
+    } else {
+        (void)k;
+        ms_register_sort<T, E>(key, origin, count);
+    }
+}
+
+/**
+ * One thread's part of one merge of the tile in shared memory, either variant: the region
+ * [base, base + region) holds a pair, A's n_a keys and B's n_b keys (A at base, B at base + half
+ * for the baseline; the CF layout for MS_CF); the thread owns outputs diag .. diag + count - 1 of
+ * the pair (diag a multiple of E, possibly past the pair's end at the end of the input, when it
+ * owns none) and leaves them in key[0 .. count).
+ */
+template <typename T, int E, int V>
+__device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int region, int n_a, int n_b, int diag,
+                                      T (&key)[E])
+{
+    int total = n_a + n_b, d = diag < total ? diag : total;
+    int count = total - d < E ? total - d : E;
+    if (V == MS_BASELINE) {
+        int a = ms_co_rank_contiguous(S, base, n_a, base + half, n_b, d);
+        ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + d - a, base + half + n_b, count, key);
+    } else {
+        /* The thread's share ends where the next thread's begins: one search each, shared
+           through split[] (the last thread of a group ends at A's end). A thread past the end
+           keeps its diagonal, a multiple of E, so that its reads fall in the gap between A and
+           B in the same residue class as the warp's others. */
+        __shared__ int split[1024];
+        int a = ms_co_rank_cf<T, E>(S, base, region, n_a, n_b, d);
+        int i = (int)threadIdx.x;
+        split[i] = a;
+        __syncthreads();
+        int a_end = (i + 1) * E >= base + region ? n_a : split[i + 1];
+        int origin[E];
+        ms_cf_gather<T, E>(S, base, region, a, diag - a, a_end - a, count, key, origin);
+        ms_register_merge<T, E>(key, origin, count, a % E);
+    }
+}
+
+/** Stores thread i's count keys (tile positions i*E ...) for the block-sort round of groups of g threads: blocked for the baseline, in that round's CF layout for MS_CF. */
+template <typename T, int E, int V>
+__device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int g, const T (&key)[E])
+{
+    int region = g * E, half = region / 2, base = (i & ~(g - 1)) * E, p0 = i * E - base; /* g is a power of two */
+    KIT_UNROLL
+    for (int t = 0; t < E; t++)
+        if (t < count)
+            S[V == MS_BASELINE ? base + p0 + t : ms_slot<E>(base + ms_cf_position(p0 + t, half, region))] = key[t];
+}
+
+/** The block writes its tile back from the padded exchange, coalesced: E reads of shared memory each, then E stores. */
+template <typename T, int E>
+__device__ inline void ms_write_tile(kit_shared<T> S, T *out, int len)
+{
+    const int u = (int)blockDim.x, i = (int)threadIdx.x;
+    for (int x = i; x < len; x += u)
+        out[x] = S[ms_exchange_slot<E>(x)];
+}
+
+/**
+ * The block sort: block b sorts keys [b*u*E, (b+1)*u*E) of `in` (fewer for the last block) into
+ * the same place of `out`. Launch: grid ceil(n / (u*E)) blocks of u threads, u a power of two and
+ * a multiple of 32; dynamic shared memory ms_shared_elems(u*E) elements of T.
+ */
+template <typename T, int E, int V>
+__global__ void ms_block_sort_kernel(const T *in, T *out, int n)
+{
+    kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
+    const int u = (int)blockDim.x, tile = u * E, i = (int)threadIdx.x;
+    const long long start = (long long)blockIdx.x * tile;
+    const int len = (int)(n - start < tile ? n - start : tile);
+    T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
+    for (int x = i; x < len; x += u)
+        S[ms_exchange_slot<E>(x)] = in[start + x];
+    __syncthreads();
+    int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
+    int origin[E];
+    KIT_UNROLL
+    for (int t = 0; t < E; t++) {
+        key[t] = S[ms_exchange_slot<E>(t < count ? i * E + t : 0)];
+        origin[t] = t;
+    }
+    ms_register_sort<T, E>(key, origin, count);
+    for (int g = 2; g <= u; g *= 2) { /* groups of g threads merge runs of g*E/2 keys */
+        __syncthreads();
+        ms_store_for_round<T, E, V>(S, i, count, g, key);
+        __syncthreads();
+        int region = g * E, half = region / 2, base = i / g * region;
+        int n_a = len - base < 0 ? 0 : len - base < half ? len - base : half;
+        int n_b = len - base - half < 0 ? 0 : len - base - half < half ? len - base - half : half;
+        ms_merge_share<T, E, V>(S, base, half, region, n_a, n_b, (i % g) * E, key);
+    }
+    __syncthreads();
+    KIT_UNROLL
+    for (int t = 0; t < E; t++)
+        if (t < count)
+            S[ms_exchange_slot<E>(i * E + t)] = key[t];
+    __syncthreads();
+    ms_write_tile<T, E>(S, out + start, len);
+}
+
+/** The pair of runs of length s that output position o (of n) belongs to: its first key, and the lengths of its A and B. */
+KIT_HD inline void ms_pair_of(long long o, int n, long long s, long long *first, int *n_a, int *n_b)
+{
+    long long f = o / (2 * s) * (2 * s), rest = n - f;
+    *first = f;
+    *n_a = (int)(rest < s ? rest : s);
+    *n_b = (int)(rest - *n_a < s ? rest - *n_a : s);
+}
+
+/**
+ * A global round's partition: for tile t (outputs t*tile ...), how many of its pair's outputs
+ * before the tile come from A (a merge-path search in global memory, ties to A), in part[t].
+ * Launch: any grid of 1-D blocks covering `tiles` threads.
+ */
+template <typename T>
+__global__ void ms_partition_kernel(const T *keys, int n, int s, int tile, int tiles, int *part)
+{
+    int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (t >= tiles)
+        return;
+    long long first;
+    int n_a, n_b;
+    ms_pair_of((long long)t * tile, n, s, &first, &n_a, &n_b);
+    int diag = (int)((long long)t * tile - first);
+    const T *A = keys + first, *B = A + n_a;
+    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1);
+        if (A[mid] <= B[diag - 1 - mid])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    part[t] = lo;
+}
+
+/**
+ * A global round's merge: block t merges tile t of the round's output (runs of s keys of `in`,
+ * merged in pairs into `out`), with the split part[] from ms_partition_kernel. The tile's part of
+ * A and of B go to shared memory (A then B for the baseline, the CF layout for MS_CF), each
+ * thread merges E outputs, and the block writes the tile back coalesced. Launch: one block of u
+ * threads per tile (u a multiple of 32); dynamic shared memory ms_shared_elems(u*E) elements of T.
+ */
+template <typename T, int E, int V>
+__global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *part)
+{
+    kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
+    const int u = (int)blockDim.x, tile = u * E, i = (int)threadIdx.x, t = (int)blockIdx.x;
+    const long long o0 = (long long)t * tile;
+    long long first;
+    int pair_a, pair_b;
+    ms_pair_of(o0, n, s, &first, &pair_a, &pair_b);
+    int d0 = (int)(o0 - first), len = (int)(n - o0 < tile ? n - o0 : tile), d1 = d0 + len;
+    int a0 = part[t], a1 = d1 == pair_a + pair_b ? pair_a : part[t + 1];
+    int n_a = a1 - a0, n_b = len - n_a;
+    const T *A = in + first + a0, *B = in + first + pair_a + (d0 - a0);
+    T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
+    for (int x = i; x < len; x += u) {
+        T v = x < n_a ? A[x] : B[x - n_a];
+        S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = v;
+    }
+    __syncthreads();
+    int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
+    ms_merge_share<T, E, V>(S, 0, n_a, tile, n_a, n_b, i * E, key);
+    __syncthreads();
+    KIT_UNROLL
+    for (int j = 0; j < E; j++)
+        if (j < count)
+            S[ms_exchange_slot<E>(i * E + j)] = key[j];
+    __syncthreads();
+    ms_write_tile<T, E>(S, out + o0, len);
+}
+
+/** Tiles of a sort of n keys with u threads and E keys per thread: the size of the partition array ms_sort needs. */
+KIT_HD inline int ms_tiles(int n, int u, int E)
+{
+    return (int)(((long long)n + (long long)u * E - 1) / ((long long)u * E));
+}
+
+/**
+ * Sorts d_keys[0 .. n) on the device, stably, with variant V, E keys per thread and u threads
+ * per block (a power of two, 32 .. 1024). d_tmp holds n keys and d_part ms_tiles(n, u, E) ints of
+ * scratch. The result is in d_keys. Launch errors are left for cudaGetLastError().
+ */
+template <typename T, int E, int V>
+void ms_sort(T *d_keys, T *d_tmp, int *d_part, int n, int u)
+{
+    if (n <= 0)
+        return;
+    int tile = u * E, tiles = ms_tiles(n, u, E);
+    size_t bytes = (size_t)ms_shared_elems(tile) * sizeof(T);
+    void (*block_sort)(const T *, T *, int) = ms_block_sort_kernel<T, E, V>;
+    void (*merge)(const T *, T *, int, int, const int *) = ms_merge_kernel<T, E, V>;
+    KIT_ALLOW_SHARED(block_sort, bytes);
+    KIT_ALLOW_SHARED(merge, bytes);
+    /* Each global round swaps the buffers: the block sort writes where the last round must read. */
+    int rounds = 0;
+    for (long long s = tile; s < n; s *= 2)
+        rounds++;
+    T *src = rounds % 2 == 0 ? d_keys : d_tmp, *dst = rounds % 2 == 0 ? d_tmp : d_keys;
+    KIT_LAUNCH(block_sort, tiles, u, bytes, d_keys, src, n); /* in place when src is d_keys: a block reads its tile before it writes */
+    for (long long s = tile; s < n; s *= 2) {
+        KIT_LAUNCH(ms_partition_kernel<T>, (tiles + 255) / 256, 256, 0, src, n, (int)s, tile, tiles, d_part);
+        KIT_LAUNCH(merge, tiles, u, bytes, src, dst, n, (int)s, d_part);
+        T *swap = src;
+        src = dst;
+        dst = swap;
+    }
+}
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * Lab 8 driver: builds one warp's worst-case input with your worst_subproblem and worst_order
+ * (--threads is w, the banks and threads of a warp; --tile is E), replays the warp's merge round
+ * in the bank-conflict simulator and compares the count with the papers' theorem. --print shows
+ * each thread's split. --serve answers the grader's "worst" request.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kit_driver.h"
+#include "lab08.cuh"
+
+static const char *const WHAT =
+    "Lab 8: build one warp's worst-case input with worst_subproblem and worst_order (--threads is w,\n"
+    "2 .. 1024, default 32; --tile is E, 1 < E <= w, default 17), count its merge round in the\n"
+    "simulator and compare the count with the papers' theorem.";
+
+/*
+ * Grader request "worst": Q holds w, E and which functions to use (LAB08_SUBPROBLEM, LAB08_ORDER
+ * or LAB08_BOTH). R is (a, b, a_first) for each of the warp's w threads; the grader counts them.
+ */
+static int serve_worst(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+{
+    (void)A;
+    (void)B;
+    if (strcmp(req->op, "worst") != 0 || req->q != 3 || Q[0] < 2 || Q[0] > 1024 || Q[1] < 2 || Q[1] > Q[0] ||
+        Q[2] < LAB08_SUBPROBLEM || Q[2] > LAB08_BOTH) {
+        snprintf(out->error, sizeof out->error, "lab 08 runs 'worst' with w, 1 < E <= w and a part 1 .. 3, not '%s'", req->op);
+        return -1;
+    }
+    int w = (int)Q[0], E = (int)Q[1];
+    kit_worst_split T[1024];
+    char err[200];
+    if (lab08_warp(w, E, (int)Q[2], T, err, sizeof err) != 0) {
+        snprintf(out->error, sizeof out->error, "%.95s", err);
+        return -2;
+    }
+    out->r = 3 * (uint64_t)w;
+    out->R = (int64_t *)kit_xmalloc(out->r * sizeof(int64_t));
+    for (int i = 0; i < w; i++) {
+        out->R[3 * i] = T[i].a;
+        out->R[3 * i + 1] = T[i].b;
+        out->R[3 * i + 2] = T[i].a_first;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    kit_args a;
+    int rc = kit_driver_begin(&a, argc, argv, WHAT, serve_worst);
+    if (rc >= 0)
+        return rc;
+    int w = a.threads ? a.threads : 32, E = a.tile ? a.tile : 17;
+    if (w < 2 || w > 1024 || E < 2 || E > w) {
+        fprintf(stderr, "%s: lab 8 needs --threads (w) in 2 .. 1024 and --tile (E) with 1 < E <= w (got w = %d, E = %d)\n",
+                argv[0], w, E);
+        return 2;
+    }
+    kit_worst_split T[1024];
+    kit_bank_count c;
+    char err[200];
+    rc = lab08_warp(w, E, LAB08_BOTH, T, err, sizeof err);
+    if (kit_not_implemented_task()) {
+        printf("FAIL: not implemented: %s\n", kit_not_implemented_task());
+        return 1;
+    }
+    if (rc != 0 || kit_worst_warp_count(w, E, T, &c, err, sizeof err) != 0) {
+        printf("FAIL: %s\n", err);
+        return 1;
+    }
+    if (a.print)
+        for (int i = 0; i < w; i++)
+            printf("thread %3d: %2d keys of A, %2d of B, %s first\n", i, T[i].a, T[i].b, T[i].a_first ? "A" : "B");
+    long bound = kit_worst_theorem(w, E);
+    printf("%s: w = %d, E = %d: one warp's merge round costs %llu (the papers' count, %llu steps), theorem %ld, E^2 = %d\n",
+           (long)c.cost >= bound ? "PASS" : "FAIL", w, E, (unsigned long long)c.cost, (unsigned long long)c.steps, bound, E * E);
+    return (long)c.cost >= bound ? 0 : 1;
+}

@@ -1,0 +1,119 @@
+/* Lab 8 public tests: worst_subproblem and worst_order against the kit's references, and one warp's count in the simulator against the theorem. */
+#include "kit_test.h"
+#include "lab08.cuh"
+
+static const int WS[] = {4, 8, 12, 16, 32, 64};
+#define NWS (int)(sizeof WS / sizeof WS[0])
+
+/* Reports a reached skeleton once; returns 1 if it was reached. */
+static int skeleton_reached(void)
+{
+    if (kit_not_implemented_task()) {
+        kit_test_fail(__FILE__, __LINE__, "not implemented: %s", kit_not_implemented_task());
+        return 1;
+    }
+    return 0;
+}
+
+/* SPAA 2025, Fig. 4 (left): w = 12, E = 5, read off the figure. */
+static void test_subproblem_fig4(void)
+{
+    static const int want_a[] = {2, 5, 5, 1, 0, 1, 5, 5, 2, 0, 5, 5};
+    int a[12], b[12];
+    kit_not_implemented_reset();
+    int n = worst_subproblem(12, 5, a, b);
+    if (skeleton_reached())
+        return;
+    KIT_ASSERT_MSG(n == 12, "w = 12, E = 5: %d tuples, expected w/d = 12", n);
+    for (int i = 0; i < 12 && n == 12; i++)
+        if (a[i] != want_a[i] || b[i] != 5 - want_a[i]) {
+            kit_test_fail(__FILE__, __LINE__, "w = 12, E = 5, tuple %d: expected (%d, %d), got (%d, %d)", i, want_a[i],
+                          5 - want_a[i], a[i], b[i]);
+            return;
+        }
+}
+
+static void test_subproblem_matches_reference(void)
+{
+    kit_not_implemented_reset();
+    for (int x = 0; x < NWS; x++)
+        for (int E = 2; E <= WS[x]; E++) {
+            int w = WS[x], a[64], b[64], ra[64], rb[64];
+            int n = worst_subproblem(w, E, a, b), rn = kit_worst_subproblem(w, E, ra, rb);
+            if (skeleton_reached())
+                return;
+            if (n != rn) {
+                kit_test_fail(__FILE__, __LINE__, "w = %d, E = %d: %d tuples, expected w/d = %d", w, E, n, rn);
+                return;
+            }
+            for (int i = 0; i < n; i++)
+                if (a[i] != ra[i] || b[i] != rb[i]) {
+                    kit_test_fail(__FILE__, __LINE__, "w = %d, E = %d, tuple %d: expected (%d, %d), got (%d, %d)", w, E, i, ra[i],
+                                  rb[i], a[i], b[i]);
+                    return;
+                }
+        }
+    int a[8], b[8];
+    KIT_ASSERT_MSG(worst_subproblem(8, 9, a, b) == -1 && worst_subproblem(8, 1, a, b) == -1, "E > w and E = 1 must give -1");
+}
+
+static void test_order_matches_reference(void)
+{
+    kit_not_implemented_reset();
+    for (int x = 0; x < NWS; x++)
+        for (int E = 2; E <= WS[x]; E++)
+            for (int na = 0; na <= E; na++)
+                for (int aw = 0; aw < 2 * WS[x]; aw += 3) {
+                    int w = WS[x], bw = 5 * w + 2 * aw + 1;
+                    int got = worst_order(w, E, aw, bw, na, E - na), want = kit_worst_order(w, E, aw, bw, na, E - na);
+                    if (skeleton_reached())
+                        return;
+                    if ((got != 0) != (want != 0)) {
+                        kit_test_fail(__FILE__, __LINE__, "w = %d, E = %d, %d keys of A from word %d, %d of B from word %d: "
+                                      "expected %s first", w, E, na, aw, E - na, bw, want ? "A" : "B");
+                        return;
+                    }
+                }
+}
+
+/* The lab's goal: with both of your functions, one warp's merge round costs at least the theorem. */
+static void test_warp_meets_theorem(void)
+{
+    kit_not_implemented_reset();
+    for (int x = 0; x < NWS; x++)
+        for (int E = 2; E <= WS[x]; E++) {
+            int w = WS[x];
+            kit_worst_split T[64];
+            kit_bank_count c;
+            char err[200];
+            int rc = lab08_warp(w, E, LAB08_BOTH, T, err, sizeof err);
+            if (skeleton_reached())
+                return;
+            rc = rc ? rc : kit_worst_warp_count(w, E, T, &c, err, sizeof err);
+            if (rc != 0) {
+                kit_test_fail(__FILE__, __LINE__, "w = %d, E = %d: %s", w, E, err);
+                return;
+            }
+            if ((long)c.cost < kit_worst_theorem(w, E)) {
+                kit_test_fail(__FILE__, __LINE__, "w = %d, E = %d: the simulator counts %llu, below the theorem's %ld", w, E,
+                              (unsigned long long)c.cost, kit_worst_theorem(w, E));
+                return;
+            }
+        }
+}
+
+static void register_tests(void)
+{
+    CU_pSuite s = kit_test_suite("lab08 worst_subproblem");
+    kit_test_add(s, "SPAA 2025 Fig. 4: w = 12, E = 5", test_subproblem_fig4);
+    kit_test_add(s, "the kit's sequence T for w in 4 8 12 16 32 64, 1 < E <= w", test_subproblem_matches_reference);
+    CU_pSuite o = kit_test_suite("lab08 worst_order");
+    kit_test_add(o, "the kit's order on many splits", test_order_matches_reference);
+    CU_pSuite warp = kit_test_suite("lab08 one warp in the simulator");
+    kit_test_add(warp, "cost >= the theorem for w in 4 8 12 16 32 64, 1 < E <= w", test_warp_meets_theorem);
+}
+
+int main(void)
+{
+    return kit_test_main("lab08 tests", register_tests);
+}
