@@ -144,21 +144,6 @@ static inline int lab09_run(kit_type t, void *keys, int n, lab09_cfg c, char *ms
 
 /* ---- the measured kernel: the CF gather of the block sort's rounds ---------------------------- */
 
-/** How many of the first diag outputs of merging A (n_a keys) and B (n_b keys) come from A, in global memory (ties to A). */
-template <typename T>
-__device__ int lab09_co_rank_global(const T *A, int n_a, const T *B, int n_b, int diag)
-{
-    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
-    while (lo < hi) {
-        int mid = lo + ((hi - lo) >> 1);
-        if (A[mid] <= B[diag - 1 - mid])
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /**
  * The gather alone, the kernel whose conflicts lab 9 is graded on, for block-sort round r (groups
  * of g = 2^(r+1) threads): it stores runs[r*u*E ...], a tile whose runs of g*E/2 keys are
@@ -191,7 +176,7 @@ __global__ void ms_gather_probe(const T *runs, int len, T *out, int r)
     int diag = (i % g) * E, d = diag < n_a + n_b ? diag : n_a + n_b; /* diag unclamped, as ms_merge_share */
     int count = n_a + n_b - d < E ? n_a + n_b - d : E;
     const T *A = runs + base, *B = A + half;
-    int a = lab09_co_rank_global(A, n_a, B, n_b, d), a_end = lab09_co_rank_global(A, n_a, B, n_b, d + count);
+    int a = ms_co_rank_global(A, n_a, B, n_b, d), a_end = ms_co_rank_global(A, n_a, B, n_b, d + count);
     T key[E];
     int origin[E];
     ms_cf_gather<T, E>(S, base, region, a, diag - a, a_end - a, count, key, origin);
