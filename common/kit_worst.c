@@ -21,6 +21,7 @@ static int bad_warp(int w, int E)
     return w < 2 || w > MAX_W || E < 2 || E > w;
 }
 
+//@answer
 /* Appends `count` copies of the tuple (a, b) to the sequence. */
 static void put(int *a, int *b, int *n, int count, int ta, int tb)
 {
@@ -30,11 +31,14 @@ static void put(int *a, int *b, int *n, int count, int ta, int tb)
         (*n)++;
     }
 }
+//@skeleton
+//@end
 
 int kit_worst_subproblem(int w, int E, int *a, int *b)
 {
     if (bad_warp(w, E))
         return -1;
+    //@answer
     int d = gcd(w, E), q = w / E, r = w % E, n = 0;
     if (r == 0) { /* E divides w: sorted order is the worst case */
         put(a, b, &n, q, E, 0);
@@ -58,8 +62,13 @@ int kit_worst_subproblem(int w, int E, int *a, int *b)
 #undef X_
 #undef Y_
     return n;
+    //@skeleton
+    //@ (void)a; (void)b;
+    //@ return KIT_WORST_LEFT_OUT; /* lab 8 is the student's to write: the student kit leaves the reference out */
+    //@end
 }
 
+//@answer
 /* How many of a thread's reads at ordinals 2 .. E + 1 fall in the bank the papers align for them. */
 static int hits(int w, int E, int first_word, int first_count, int second_word, int second_count)
 {
@@ -70,10 +79,17 @@ static int hits(int w, int E, int first_word, int first_count, int second_word, 
         h += (second_word + k + 1) % w == (s + 1 + first_count + k) % w;
     return h;
 }
+//@skeleton
+//@end
 
 int kit_worst_order(int w, int E, int a_word, int b_word, int a, int b)
 {
+    //@answer
     return hits(w, E, a_word, a, b_word, b) >= hits(w, E, b_word, b, a_word, a);
+    //@skeleton
+    //@ (void)w; (void)E; (void)a_word; (void)b_word; (void)a; (void)b;
+    //@ return 1;
+    //@end
 }
 
 long kit_worst_theorem(int w, int E)
@@ -96,6 +112,10 @@ int kit_worst_warp_with(int w, int E, int left, kit_worst_subproblem_fn sub, kit
     int d = gcd(w, E), per = w / d, m = E / d;
     int a[MAX_W], b[MAX_W];
     int got = sub(w, E, a, b);
+    if (got == KIT_WORST_LEFT_OUT) {
+        snprintf(err, errlen, "the reference construction is not in the student kit (lab 8 asks you to write it)");
+        return -1;
+    }
     if (got != per) {
         snprintf(err, errlen, "the subproblem has %d tuples, expected w/d = %d (w = %d, E = %d)", got, per, w, E);
         return -1;

@@ -54,13 +54,16 @@ typedef int (*kit_worst_subproblem_fn)(int w, int E, int *a, int *b);
  */
 typedef int (*kit_worst_order_fn)(int w, int E, int a_word, int b_word, int a, int b);
 
+/** What kit_worst_subproblem returns in the student kit, which leaves the reference construction out. */
+#define KIT_WORST_LEFT_OUT (-2)
+
 /**
  * The kit's reference for the sequence T of one subproblem (see kit_worst_subproblem_fn).
  * @param[in]  w banks (2 .. 1024)
  * @param[in]  E keys per thread, 1 < E <= w
  * @param[out] a keys of A per thread, w/d entries
  * @param[out] b keys of B per thread, w/d entries
- * @return w/d, or -1 for bad w or E
+ * @return w/d, or -1 for bad w or E (KIT_WORST_LEFT_OUT in the student kit)
  */
 int kit_worst_subproblem(int w, int E, int *a, int *b);
 

@@ -55,8 +55,8 @@ KIT_HD inline int ms_slot(int x)
     if constexpr (d == 1) {
         return x;
     } else {
-        int l = x / P, base = l * P;
-        return base + (x - base + l % d) % P;
+        int l = x / P; /* the partition, rotated by l mod d */
+        return l * P + (x % P + l % d) % P;
     }
 }
 

@@ -55,8 +55,8 @@ KIT_HD inline int ms_slot(int x)
     if constexpr (d == 1) {
         return x;
     } else {
-        int l = x / P, base = l * P;
-        return base + (x - base + l % d) % P;
+        int l = x / P; /* the partition, rotated by l mod d */
+        return l * P + (x % P + l % d) % P;
     }
 }
 
@@ -157,7 +157,7 @@ __device__ inline void ms_cf_gather(kit_shared<T> S, int base, int region, int a
     for (int j = 0; j < E; j++) {
         int o, pos = cf_gather_index(j, a_i, b_i, n_a, E, region, &o);
         key[j] = S[ms_slot<E>(base + pos)];
-        origin[j] = o < count ? o : E + j;
+        origin[j] = (o < count) ? o : E + j;
     }
     //@skeleton
     //@ /* Your code here: E rounds of lab 7's gather, offset by the region's base. */

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     int w = a.threads ? a.threads : 32, E = a.tile ? a.tile : 17;
-    if (w < 2 || w > 1024 || E < 2 || E > w) {
+    if (E < 2 || E > w || w < 2 || w > 1024) {
         fprintf(stderr, "%s: lab 8 needs --threads (w) in 2 .. 1024 and --tile (E) with 1 < E <= w (got w = %d, E = %d)\n",
                 argv[0], w, E);
         return 2;
