@@ -55,8 +55,8 @@ KIT_HD inline int ms_slot(int x)
     if constexpr (d == 1) {
         return x;
     } else {
-        int l = x / P, base = l * P;
-        return base + (x - base + l % d) % P;
+        int l = x / P; /* the partition, rotated by l mod d */
+        return l * P + (x % P + l % d) % P;
     }
 }
 
@@ -157,7 +157,7 @@ __device__ inline void ms_cf_gather(kit_shared<T> S, int base, int region, int a
     for (int j = 0; j < E; j++) {
         int o, pos = cf_gather_index(j, a_i, b_i, n_a, E, region, &o);
         key[j] = S[ms_slot<E>(pos)]; /* broken: forgets the region's base */
-        origin[j] = o < count ? o : E + j;
+        origin[j] = (o < count) ? o : E + j;
     }
     //@skeleton
     //@ /* Your code here: E rounds of lab 7's gather, offset by the region's base. */
@@ -430,6 +430,21 @@ KIT_HD inline void ms_pair_of(long long o, int n, long long s, long long *first,
     *n_b = (int)(rest - *n_a < s ? rest - *n_a : s);
 }
 
+/** How many of the first diag outputs of merging A (n_a keys) and B (n_b keys) come from A: the merge-path search in global memory, ties to A. */
+template <typename T>
+__device__ inline int ms_co_rank_global(const T *A, int n_a, const T *B, int n_b, int diag)
+{
+    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1);
+        if (A[mid] <= B[diag - 1 - mid])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /**
  * A global round's partition: for tile t (outputs t*tile ...), how many of its pair's outputs
  * before the tile come from A (a merge-path search in global memory, ties to A), in part[t].
@@ -445,16 +460,7 @@ __global__ void ms_partition_kernel(const T *keys, int n, int s, int tile, int t
     int n_a, n_b;
     ms_pair_of((long long)t * tile, n, s, &first, &n_a, &n_b);
     int diag = (int)((long long)t * tile - first);
-    const T *A = keys + first, *B = A + n_a;
-    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
-    while (lo < hi) {
-        int mid = lo + ((hi - lo) >> 1);
-        if (A[mid] <= B[diag - 1 - mid])
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    part[t] = lo;
+    part[t] = ms_co_rank_global(keys + first, n_a, keys + first + n_a, n_b, diag);
 }
 
 /**
