@@ -5,6 +5,8 @@
 #include "kit_worst.h"
 
 #define MAX_W 1024
+/* Moves the search mode makes for each round of the sort whose groups lie within one warp. */
+#define KIT_WORST_SORT_SEARCH 40000
 
 static int gcd(int a, int b)
 {
@@ -293,6 +295,153 @@ done:
     return rc;
 }
 
+/* ---- the search mode ------------------------------------------------------------------------ */
+
+static uint64_t xorshift(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Whether a warp in groups is well formed: c threads a group dividing w, 0 <= n_a <= cE. */
+static int bad_groups(int w, int E, int c, int n_a)
+{
+    return bad_warp(w, E) || c < 1 || c > w || w % c != 0 || n_a < 0 || n_a > c * E;
+}
+
+/* Scratch space of groups_cost: the words each step reads, and stamps that mark what a step has seen. */
+typedef struct search_space {
+    uint32_t *word;      /* (E + 2) * w words: step o, thread i at [o * w + i] */
+    uint32_t *word_seen; /* per shared word (w * E + 1 of them): the step that last read it */
+    uint32_t *bank_seen; /* per bank: the step that last counted in it */
+    int *load;           /* per bank: distinct words the current step reads there */
+    uint32_t step;
+} search_space;
+
+static int space_alloc(search_space *sp, int w, int E)
+{
+    sp->word = malloc((size_t)(E + 2) * w * sizeof *sp->word);
+    sp->word_seen = calloc((size_t)w * E + 1, sizeof *sp->word_seen);
+    sp->bank_seen = calloc((size_t)w, sizeof *sp->bank_seen);
+    sp->load = calloc((size_t)w, sizeof *sp->load);
+    sp->step = 0;
+    return sp->word && sp->word_seen && sp->bank_seen && sp->load ? 0 : -1;
+}
+
+static void space_free(search_space *sp)
+{
+    free(sp->word);
+    free(sp->word_seen);
+    free(sp->bank_seen);
+    free(sp->load);
+}
+
+/* The count of one warp in groups (kit_worst_groups_cost), its input already checked. */
+static long groups_cost(int w, int E, int c, int n_a, const uint8_t *mask, search_space *sp)
+{
+    for (int g = 0; g < w / c; g++) {
+        int base = g * c * E, a = 0, b = 0;
+        for (int i = g * c; i < (g + 1) * c; i++) { /* SerialMerge: A[a], B[b], then the next key of each output's list */
+            sp->word[i] = (uint32_t)(base + a);
+            sp->word[w + i] = (uint32_t)(base + n_a + b);
+            for (int k = 0; k < E; k++)
+                sp->word[(size_t)(k + 2) * w + i] = mask[(size_t)i * E + k] ? (uint32_t)(base + ++a) : (uint32_t)(base + n_a + ++b);
+        }
+    }
+    long cost = 0;
+    for (int o = 0; o < E + 2; o++) {
+        uint32_t st = ++sp->step;
+        int most = 0;
+        for (int i = 0; i < w; i++) {
+            uint32_t x = sp->word[(size_t)o * w + i], bank = x % (uint32_t)w;
+            if (sp->word_seen[x] == st)
+                continue; /* a word read twice in one step is served once */
+            sp->word_seen[x] = st;
+            if (sp->bank_seen[bank] != st) {
+                sp->bank_seen[bank] = st;
+                sp->load[bank] = 0;
+            }
+            most = ++sp->load[bank] > most ? sp->load[bank] : most;
+        }
+        cost += most;
+    }
+    return cost;
+}
+
+long kit_worst_groups_cost(int w, int E, int c, int n_a, const uint8_t *mask)
+{
+    if (bad_groups(w, E, c, n_a))
+        return -1;
+    for (int g = 0; g < w / c; g++) {
+        int ones = 0;
+        for (int k = 0; k < c * E; k++)
+            ones += mask[(size_t)g * c * E + k] != 0;
+        if (ones != n_a)
+            return -1;
+    }
+    search_space sp;
+    long cost = -1;
+    if (space_alloc(&sp, w, E) == 0)
+        cost = groups_cost(w, E, c, n_a, mask, &sp);
+    space_free(&sp);
+    return cost;
+}
+
+long kit_worst_search(int w, int E, int c, int n_a, uint64_t seed, long iters, uint8_t *mask, char *err, size_t errlen)
+{
+    if (bad_groups(w, E, c, n_a) || iters < 0) {
+        snprintf(err, errlen, "bad search: w in 2 .. %d, 1 < E <= w, c threads a group dividing w, 0 <= n_a <= cE, "
+                 "iters >= 0 (got w = %d, E = %d, c = %d, n_a = %d)", MAX_W, w, E, c, n_a);
+        return -1;
+    }
+    long cur = kit_worst_groups_cost(w, E, c, n_a, mask);
+    if (cur < 0) {
+        snprintf(err, errlen, "the starting input does not take n_a = %d keys of A in every group of %d threads", n_a, c);
+        return -1;
+    }
+    size_t len = (size_t)w * E, unit = (size_t)c * E;
+    search_space sp;
+    uint8_t *best = malloc(len);
+    if (space_alloc(&sp, w, E) != 0 || !best) {
+        space_free(&sp);
+        free(best);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(best, mask, len);
+    long top = cur;
+    uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+    for (long it = 0; it < iters && n_a > 0 && (size_t)n_a < unit; it++) {
+        /* Move one key of a group between A and B: swap an output from A with one from B. */
+        size_t g = (size_t)(xorshift(&rng) % (uint64_t)(w / c)) * unit, p, q;
+        do
+            p = g + (size_t)(xorshift(&rng) % unit);
+        while (!mask[p]);
+        do
+            q = g + (size_t)(xorshift(&rng) % unit);
+        while (mask[q]);
+        mask[p] = 0;
+        mask[q] = 1;
+        long next = groups_cost(w, E, c, n_a, mask, &sp);
+        if (next >= cur) { /* keep it; equal counts too, to walk across plateaus */
+            cur = next;
+            if (next > top) {
+                top = next;
+                memcpy(best, mask, len);
+            }
+        } else {
+            mask[p] = 1;
+            mask[q] = 0;
+        }
+    }
+    memcpy(mask, best, len);
+    space_free(&sp);
+    free(best);
+    return top;
+}
+
 /* ---- the sort ---------------------------------------------------------------------------- */
 
 static int is_pow2(long long x)
@@ -333,31 +482,27 @@ static int attacked(int w, int E, int c)
     return c % w == 0 && ((c / w) % 2 == 0 || E % 2 == 0);
 }
 
-static uint64_t xorshift(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
 
-/* The A/B mask of one unit of c threads (c*E outputs, half of each list). */
-static void unit_mask(int w, int E, int c, const uint8_t *mask_l, const uint8_t *mask_r, uint64_t *rng, uint8_t *out)
+/*
+ * The input of a round whose groups of c threads lie within one warp (not attacked()): the warp's
+ * w/c groups, each taking cE/2 keys of each list, from a random split (fixed seed) improved by the
+ * search mode. Returns 0, or -1 with a message.
+ */
+static int searched_warp(int w, int E, int c, uint8_t *mask, char *err, size_t errlen)
 {
-    size_t len = (size_t)c * E, wE = (size_t)w * E;
-    if (attacked(w, E, c)) {
-        for (int j = 0; j < c / w; j++)
-            memcpy(out + j * wE, j % 2 == 0 ? mask_l : mask_r, wE);
-        return;
+    size_t unit = (size_t)c * E;
+    uint64_t rng = 0x2545f4914f6cdd1dull ^ (uint64_t)c;
+    for (size_t g = 0; g < (size_t)w * E; g += unit) {
+        for (size_t k = 0; k < unit; k++)
+            mask[g + k] = k < unit / 2;
+        for (size_t k = unit - 1; k > 0; k--) { /* Fisher-Yates */
+            size_t x = (size_t)(xorshift(&rng) % (k + 1));
+            uint8_t t = mask[g + k];
+            mask[g + k] = mask[g + x];
+            mask[g + x] = t;
+        }
     }
-    for (size_t k = 0; k < len; k++)
-        out[k] = k < len / 2;
-    for (size_t k = len - 1; k > 0; k--) { /* Fisher-Yates */
-        size_t x = (size_t)(xorshift(rng) % (k + 1));
-        uint8_t t = out[k];
-        out[k] = out[x];
-        out[x] = t;
-    }
+    return kit_worst_search(w, E, c, (int)(unit / 2), (uint64_t)c, KIT_WORST_SORT_SEARCH, mask, err, errlen) < 0 ? -1 : 0;
 }
 
 int kit_worst_sort_input(int32_t *keys, size_t n, int w, int E, int u, char *err, size_t errlen)
@@ -366,10 +511,10 @@ int kit_worst_sort_input(int32_t *keys, size_t n, int w, int E, int u, char *err
         return -1;
     size_t tile = (size_t)u * E, wE = (size_t)w * E;
     kit_worst_split T[MAX_W];
-    uint8_t *mask_l = malloc(wE), *mask_r = malloc(wE), *mask = malloc(tile);
+    uint8_t *mask_l = malloc(wE), *mask_r = malloc(wE), *small = malloc(wE);
     int32_t *tmp = malloc(n * sizeof *tmp);
     int rc = -1;
-    if (!mask_l || !mask_r || !mask || !tmp) {
+    if (!mask_l || !mask_r || !small || !tmp) {
         snprintf(err, errlen, "out of memory for n = %zu keys", n);
         goto done;
     }
@@ -381,18 +526,20 @@ int kit_worst_sort_input(int32_t *keys, size_t n, int w, int E, int u, char *err
     kit_worst_warp_mask(w, E, T, mask_r);
     for (size_t k = 0; k < n; k++)
         keys[k] = (int32_t)k;
-    uint64_t rng = 0x9e3779b97f4a7c15ull;
     /* Undo the rounds from the last (runs of n/2) down to the first (runs of E). */
     for (size_t s = n / 2; s >= (size_t)E; s /= 2) {
-        int c = 2 * s >= tile ? u : (int)(2 * s / E);
+        int c = 2 * s >= tile ? u : (int)(2 * s / E), whole = attacked(w, E, c);
         size_t unit = (size_t)c * E;
+        if (!whole && searched_warp(w, E, c, small, err, errlen) != 0)
+            goto done;
         for (size_t p = 0; p < n; p += 2 * s) {
             size_t x = p, y = p + s;
-            for (size_t k0 = 0; k0 < 2 * s; k0 += unit) {
-                unit_mask(w, E, c, mask_l, mask_r, &rng, mask);
-                for (size_t k = 0; k < unit; k++)
-                    tmp[mask[k] ? x++ : y++] = keys[p + k0 + k];
-            }
+            for (size_t k0 = 0; k0 < 2 * s; k0 += unit)
+                for (size_t k = 0; k < unit; k++) {
+                    /* whole warps alternate L and R; smaller groups take their slot of the searched warp */
+                    const uint8_t *m = whole ? (k / wE % 2 == 0 ? mask_l : mask_r) + k % wE : small + (p + k0) % wE + k;
+                    tmp[*m ? x++ : y++] = keys[p + k0 + k];
+                }
         }
         memcpy(keys, tmp, n * sizeof *keys);
         if (s == (size_t)E)
@@ -402,7 +549,7 @@ int kit_worst_sort_input(int32_t *keys, size_t n, int w, int E, int u, char *err
 done:
     free(mask_l);
     free(mask_r);
-    free(mask);
+    free(small);
     free(tmp);
     return rc;
 }
@@ -448,7 +595,7 @@ int kit_worst_sort_replay(const int32_t *keys, size_t n, int w, int E, int u, ki
         R->run = (long long)s;
         R->threads = c;
         R->global = global;
-        R->attacked = attacked(w, E, c);
+        R->attacked = attacked(w, E, c) ? 1 : 2;
         R->warps = (long long)(n / E / (size_t)w);
         int fail = 0;
         for (size_t p = 0; p < n && !fail; p += 2 * s) {

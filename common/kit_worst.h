@@ -148,14 +148,49 @@ int kit_worst_warp_count(int w, int E, const kit_worst_split *T, kit_bank_count 
 void kit_worst_warp_mask(int w, int E, const kit_worst_split *T, uint8_t *out);
 
 /**
+ * The papers' count of one warp whose threads merge in groups, as in the sort's rounds: w threads
+ * in groups of c (c divides w); group g's keys sit at shared words [g*c*E, (g+1)*c*E), its n_a
+ * keys of A first, then its B keys; each thread reads as SerialMerge does (E + 2 loads). With
+ * c = w this is one warp of kit_worst_warp_count (n_a its keys of A).
+ * @param[in] w    banks and threads (2 .. 1024)
+ * @param[in] E    keys per thread, 1 < E <= w
+ * @param[in] c    threads a group, dividing w
+ * @param[in] n_a  keys of A in each group (0 .. c*E)
+ * @param[in] mask the warp's w*E outputs, 1 where an output comes from A (kit_worst_warp_mask)
+ * @return the count (the sum over the E + 2 steps of the most distinct words one bank serves), or
+ *         -1 for bad parameters or a group that does not take n_a keys of A
+ */
+long kit_worst_groups_cost(int w, int E, int c, int n_a, const uint8_t *mask);
+
+/**
+ * The search mode: improves one warp's input by local search. From @p mask, it makes @p iters
+ * random moves, each swapping an output from A with one from B in the same group (so every group
+ * keeps n_a keys of A); it keeps a move when kit_worst_groups_cost does not fall, and returns the
+ * best input seen. Deterministic for a given seed.
+ * @param[in]     w      banks and threads
+ * @param[in]     E      keys per thread
+ * @param[in]     c      threads a group, dividing w
+ * @param[in]     n_a    keys of A in each group
+ * @param[in]     seed   the moves' random seed (0 picks a fixed one)
+ * @param[in]     iters  moves to try (>= 0)
+ * @param[in,out] mask   the starting input (w*E outputs, 1 from A); on return, the best found
+ * @param[out]    err    why not: bad parameters, a starting input with the wrong n_a, no memory
+ * @param[in]     errlen size of @p err
+ * @return the best count (at least the starting input's), or -1 with a message in @p err
+ */
+long kit_worst_search(int w, int E, int c, int n_a, uint64_t seed, long iters, uint8_t *mask, char *err, size_t errlen);
+
+/**
  * A worst-case input for the merge sort with w = @p w banks, u threads a block and E keys a thread
  * (lab 9's sort, CUB's DeviceMergeSort): a permutation of 0 .. n-1. Built backwards from the sorted
  * output: every merge round is undone, pair by pair, choosing which outputs came from A. A round in
  * which c threads merge a pair's part (c = 2s/E in the block sort, where runs have s keys, c = u in
  * the global rounds) gets the per-warp construction when c is a multiple of 2w: warps alternately
  * L and R, so each group of c threads takes cE/2 keys of each list and both lists start in bank 0.
- * Rounds of fewer threads (within one warp) get a random split (a fixed seed), as a random input
- * would. Each thread's first E keys are left ascending (the register sort reads no shared memory).
+ * Rounds whose groups lie within one warp (c < 2w; c < w when E is even) get what the search mode
+ * finds for one warp of w/c such groups (kit_worst_search from a random split with a fixed seed,
+ * 40000 moves), the same pattern in every warp. Each thread's first E keys are left ascending
+ * (the register sort reads no shared memory). Deterministic.
  * @param[out] keys   n keys
  * @param[in]  n      u*E*2^k for some k >= 0, at most 2^31
  * @param[in]  w      banks (a power of two, 2 .. 1024; 32 on NVIDIA GPUs)
@@ -172,7 +207,7 @@ typedef struct kit_worst_round {
     long long run;      /**< keys in each run merged (the round's s) */
     int threads;        /**< threads cooperating on one pair (c) */
     int global;         /**< 1 for a global round (one block per tile), 0 for a block-sort round */
-    int attacked;       /**< 1 if the generator builds this round with the per-warp construction */
+    int attacked;       /**< how the generator builds the round: 1 the per-warp construction, 2 the search mode */
     long long warps;    /**< warps that merge in the round */
     kit_bank_count load; /**< the simulator's totals for the round's shared-memory loads */
 } kit_worst_round;

@@ -400,11 +400,12 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         }
         close(fd);
     }
-    if (is_worst && (Q = malloc(3 * sizeof *Q)) != NULL) { /* w, E and which of the student's functions */
+    if (is_worst && (Q = malloc(4 * sizeof *Q)) != NULL) { /* w, E, which of the student's functions, and whether to run the measured merge */
         Q[0] = t->threads;
         Q[1] = t->tile;
         Q[2] = t->part;
-        q = 3;
+        Q[3] = measured;
+        q = 4;
     }
     if ((is_worst && !Q) || (!is_merge && !is_pbs && !is_sort && !is_worst && !(Q = choose_ranks(t, &q)))) {
         set(out, V_ERROR, "%s", "grader out of memory");
@@ -444,6 +445,8 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
     if (measured) /* the trace: at most 48 reads per key or query, and a tile per block, 32 bytes a line */
         lim.file_bytes += (long long)((m + n) * 48 + (uint64_t)t->blocks * (m + 64 + (uint64_t)t->threads * 40)) * 32;
+    if (measured && is_worst) /* lab 8's merge: E + 1 stores and E + 2 loads a thread */
+        lim.file_bytes += (long long)t->threads * (2 * t->tile + 3) * 32;
     if (measured && is_sort) /* lab 9's gather: a store and a read per key of a tile, in each of up to 10 rounds */
         lim.file_bytes += (long long)t->threads * t->tile * 2 * 10 * 32;
     if (measured && !env->simulated)
@@ -463,7 +466,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         /* ncu measures the lab's kernel. With --log-file its own notes go to the log, not to stdout,
            where the reply goes. (--quiet makes ncu 2025.3 exit 1 here, so it is not used.) */
         snprintf(kernel_filter, sizeof kernel_filter, "regex:%s",
-                 t->kernel[0] ? t->kernel : is_pbs ? "pbs_kernel" : is_sort ? "ms_gather_probe" : ".");
+                 t->kernel[0] ? t->kernel : is_pbs ? "pbs_kernel" : is_sort ? "ms_gather_probe" : is_worst ? "worst_merge_probe" : ".");
         argv[argc++] = (char *)env->ncu;
         argv[argc++] = (char *)"--csv";
         argv[argc++] = (char *)"--log-file";

@@ -173,16 +173,18 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
         return "test needs op=";
     if (t->m + t->n > (1LL << 28))
         return "m + n must not exceed 2^28";
-    int is_sort = strcmp(t->op, "sort") == 0;
-    if (t->conflict_cmp && t->blocks == 0 && !is_sort)
+    int is_sort = strcmp(t->op, "sort") == 0, is_worst = strcmp(t->op, "worst") == 0;
+    if (t->conflict_cmp && t->blocks == 0 && !is_sort && !is_worst)
         return "a conflict threshold needs the kernel's launch (blocks=, threads=)";
     if ((t->tolerance_pct || t->gpu_slack || t->arch[0] || t->kernel[0]) && !t->conflict_cmp)
         return "tolerance, gpu_slack, arch and kernel go with a conflict threshold";
     if (t->gpu_slack && t->conflict_cmp == '>')
         return "gpu_slack goes with conflicts<=N or conflicts==N";
-    if (strcmp(t->op, "worst") == 0) {
-        if (t->blocks != 0 || t->threads < 2 || t->tile < 2 || t->tile > t->threads || t->part == 0 || t->conflict_cmp)
-            return "op=worst needs threads (w), tile (E, 1 < E <= w) and part, and no blocks or conflict threshold";
+    if (is_worst) {
+        if (t->blocks != 0 || t->threads < 2 || t->tile < 2 || t->tile > t->threads || t->part == 0)
+            return "op=worst needs threads (w), tile (E, 1 < E <= w) and part, and no blocks";
+        if (t->conflict_cmp && t->threads != 32)
+            return "op=worst measures its merge (a conflict threshold) only with threads=32, the GPU's banks";
     } else if (t->part) {
         return "part goes with op=worst";
     } else if (strcmp(t->op, "pbs") == 0) {

@@ -182,7 +182,7 @@ static void test_refusals(void)
     }
 }
 
-/* The sort's input is a permutation, and the replay finds every round built by the construction at the theorem or above. */
+/* The sort's input is a permutation; the replay finds every round built by the construction at the theorem or above, and every searched round at 1.5x a random input's count or above. */
 static void test_sort_input_and_replay(void)
 {
     static const struct {
@@ -211,10 +211,31 @@ static void test_sort_input_and_replay(void)
         for (size_t s = (size_t)E; s < n; s *= 2)
             expect_rounds++;
         KIT_ASSERT_MSG(rc != 0 || nr == expect_rounds, "w = %d, E = %d: %d rounds, expected %d", w, E, nr, expect_rounds);
+        /* A random permutation of the same n, replayed, for the rounds the search mode builds. */
+        int32_t *rnd = malloc(n * sizeof *rnd);
+        kit_worst_round Q[64];
+        int nq = 0;
+        uint64_t st = 12345;
+        for (size_t k = 0; k < n; k++)
+            rnd[k] = (int32_t)k;
+        for (size_t k = n - 1; k > 0; k--) {
+            st = st * 6364136223846793005ull + 1442695040888963407ull;
+            size_t j = (size_t)((st >> 33) % (k + 1));
+            int32_t t = rnd[k];
+            rnd[k] = rnd[j];
+            rnd[j] = t;
+        }
+        rc = rc ? rc : kit_worst_sort_replay(rnd, n, w, E, u, Q, 64, &nq, err, sizeof err);
+        KIT_ASSERT_MSG(rc == 0 && nq == nr, "replay of a random input, w = %d, E = %d: %s", w, E, err);
         int attacked = 0;
         for (int r = 0; r < nr && rc == 0; r++) {
-            if (!R[r].attacked)
+            if (R[r].attacked == 2) { /* searched: well above what a random input costs */
+                KIT_ASSERT_MSG(2 * R[r].load.cost >= 3 * Q[r].load.cost, "w = %d, E = %d, round of runs of %lld: searched "
+                               "cost %llu, random %llu", w, E, R[r].run, (unsigned long long)R[r].load.cost,
+                               (unsigned long long)Q[r].load.cost);
                 continue;
+            }
+            KIT_ASSERT_MSG(R[r].attacked == 1, "round of runs of %lld: attacked = %d", R[r].run, R[r].attacked);
             attacked++;
             long long bound = R[r].warps * kit_worst_theorem(w, E);
             KIT_ASSERT_MSG((long long)R[r].load.cost >= bound, "w = %d, E = %d, round of runs of %lld: cost %llu < %lld", w, E,
@@ -228,6 +249,7 @@ static void test_sort_input_and_replay(void)
                        want_attacked);
         free(keys);
         free(seen);
+        free(rnd);
     }
 }
 
@@ -246,6 +268,78 @@ static void test_replay_refuses_non_permutation(void)
     free(keys);
 }
 
+/* kit_worst_groups_cost: one group of w threads is kit_worst_warp_count; a small case by hand. */
+static void test_groups_cost(void)
+{
+    static const int ws[] = {4, 8, 12, 16, 32, 64};
+    uint8_t mask[64 * 64];
+    for (size_t x = 0; x < sizeof ws / sizeof ws[0]; x++)
+        for (int E = 2; E <= ws[x]; E++)
+            for (int left = 0; left < 2; left++) {
+                int w = ws[x], n_a = 0;
+                kit_worst_split T[64];
+                kit_bank_count c;
+                char err[200];
+                int rc = kit_worst_warp(w, E, left, T, err, sizeof err);
+                rc = rc ? rc : kit_worst_warp_count(w, E, T, &c, err, sizeof err);
+                KIT_ASSERT_MSG(rc == 0, "w = %d, E = %d: %s", w, E, err);
+                if (rc != 0)
+                    return;
+                kit_worst_warp_mask(w, E, T, mask);
+                for (int k = 0; k < w * E; k++)
+                    n_a += mask[k];
+                long got = kit_worst_groups_cost(w, E, w, n_a, mask);
+                if (got != (long)c.cost) {
+                    KIT_ASSERT_MSG(0, "w = %d, E = %d, %s warp: groups cost %ld, the simulator %llu", w, E, left ? "L" : "R", got,
+                                   (unsigned long long)c.cost);
+                    return;
+                }
+            }
+    /* w = 4, E = 2, groups of 2: thread 0 outputs A A, thread 1 B B, in both groups. Words per step:
+       (0 2 4 6), (2 2 6 6), (1 3 5 7), (2 4 6 8): two distinct words in one bank each step, 8 in all. */
+    static const uint8_t hand[8] = {1, 1, 0, 0, 1, 1, 0, 0};
+    KIT_ASSERT_MSG(kit_worst_groups_cost(4, 2, 2, 2, hand) == 8, "w = 4, E = 2, c = 2: %ld, expected 8",
+                   kit_worst_groups_cost(4, 2, 2, 2, hand));
+    KIT_ASSERT_MSG(kit_worst_groups_cost(4, 2, 2, 3, hand) == -1, "a group with 2 keys of A, not n_a = 3, must be refused");
+    KIT_ASSERT_MSG(kit_worst_groups_cost(4, 2, 3, 3, hand) == -1, "c = 3 does not divide w = 4");
+}
+
+/* kit_worst_search: it keeps every group's n_a, never falls, is deterministic, and improves the construction at w = 32, E = 19. */
+static void test_search(void)
+{
+    uint8_t a[32 * 32], b[32 * 32];
+    kit_worst_split T[32];
+    char err[200];
+    KIT_ASSERT_MSG(kit_worst_warp(32, 19, 1, T, err, sizeof err) == 0, "%s", err);
+    kit_worst_warp_mask(32, 19, T, a);
+    int n_a = 0;
+    for (int k = 0; k < 32 * 19; k++)
+        n_a += a[k];
+    long start = kit_worst_groups_cost(32, 19, 32, n_a, a);
+    memcpy(b, a, sizeof a);
+    long best = kit_worst_search(32, 19, 32, n_a, 3, 20000, a, err, sizeof err);
+    long again = kit_worst_search(32, 19, 32, n_a, 3, 20000, b, err, sizeof err);
+    KIT_ASSERT_MSG(best > start, "w = 32, E = 19: the search found %ld, the construction costs %ld", best, start);
+    KIT_ASSERT_MSG(best == kit_worst_groups_cost(32, 19, 32, n_a, a), "the returned count is not the input's");
+    KIT_ASSERT_MSG(again == best && memcmp(a, b, sizeof a) == 0, "the same seed gave another input");
+    /* Groups of 4 threads from a split that takes A first everywhere. */
+    uint8_t m[32 * 5];
+    for (int k = 0; k < 32 * 5; k++)
+        m[k] = k % 20 < 10;
+    long from = kit_worst_groups_cost(32, 5, 4, 10, m), to = kit_worst_search(32, 5, 4, 10, 9, 5000, m, err, sizeof err);
+    KIT_ASSERT_MSG(to >= from && to == kit_worst_groups_cost(32, 5, 4, 10, m), "groups of 4: %ld from %ld", to, from);
+    for (int g = 0; g < 8; g++) {
+        int ones = 0;
+        for (int k = 0; k < 20; k++)
+            ones += m[g * 20 + k];
+        KIT_ASSERT_MSG(ones == 10, "group %d holds %d keys of A after the search, not 10", g, ones);
+    }
+    KIT_ASSERT_MSG(kit_worst_search(32, 5, 4, 11, 9, 10, m, err, sizeof err) == -1 && strstr(err, "n_a") != NULL,
+                   "a start with the wrong n_a: %s", err);
+    KIT_ASSERT_MSG(kit_worst_search(32, 5, 6, 15, 9, 10, m, err, sizeof err) == -1, "c = 6 does not divide 32");
+    KIT_ASSERT_MSG(kit_worst_search(32, 5, 4, 10, 9, -1, m, err, sizeof err) == -1, "negative iterations");
+}
+
 static void register_tests(void)
 {
     CU_pSuite warp = kit_test_suite("per-warp construction");
@@ -257,6 +351,9 @@ static void register_tests(void)
     kit_test_add(warp, "kit_worst_order by hand", test_order_by_hand);
     kit_test_add(warp, "kit_worst_warp_mask by hand", test_mask);
     kit_test_add(warp, "refusals", test_refusals);
+    CU_pSuite search = kit_test_suite("search mode");
+    kit_test_add(search, "kit_worst_groups_cost: the simulator's count, and by hand", test_groups_cost);
+    kit_test_add(search, "kit_worst_search: groups kept, never lower, deterministic, improves E = 19", test_search);
     CU_pSuite sort = kit_test_suite("merge sort input");
     kit_test_add(sort, "kit_worst_sort_input and kit_worst_sort_replay", test_sort_input_and_replay);
     kit_test_add(sort, "kit_worst_sort_replay refuses a non-permutation", test_replay_refuses_non_permutation);

@@ -14,10 +14,13 @@ static const char usage_text[] =
     "       worst_case --table [--w W]                          the per-warp table (every w of 4 8 12 16 32 64 by default)\n"
     "       worst_case --replay --n N --E E --u U [--w 32]      replay every merge round of the sort, worst case and random\n"
     "       worst_case --viz --E E [--w W]                      one warp's input as a bankviz trace, on stdout\n"
+    "       worst_case --search [--w 32] [--iters 20000]        the search mode: improve each E's L warp by local search\n"
     "The sort's input is a permutation of 0 .. N-1 with N = U*E*2^k, U a power of two and a multiple of w,\n"
     "1 < E <= w. The table runs one merge round of one warp through the simulator (w banks) for every\n"
     "1 < E <= w: cost is the papers' count (the sum over steps of the most keys one bank serves), to\n"
-    "compare with the theorem's bound; conflicts is the profiler's count (cost minus one per step).\n";
+    "compare with the theorem's bound; conflicts is the profiler's count (cost minus one per step).\n"
+    "The search starts from the construction and swaps outputs between A and B, keeping a swap when\n"
+    "the simulator's count does not fall (kit_worst_search, seed 1).\n";
 
 /* Parses a whole decimal number in [lo, hi] or exits 2 naming the option. */
 static long long number(const char *opt, const char *s, long long lo, long long hi)
@@ -106,12 +109,12 @@ static int replay(size_t n, int w, int E, int u)
     long bound = kit_worst_theorem(w, E);
     printf("Replay of the merge sort, n = %zu, u = %d, E = %d, w = %d: shared-memory loads of each merge round.\n", n, u, E, w);
     printf("cost: the papers' count (per warp: the sum over its E + 2 steps of the most keys one bank serves).\n");
-    printf("%-6s %9s %7s %8s %8s %12s %10s %12s %10s\n", "round", "run", "threads", "attacked", "warps", "worst cost",
+    printf("%-6s %9s %7s %8s %8s %12s %10s %12s %10s\n", "round", "run", "threads", "input", "warps", "worst cost",
            "per warp", "random cost", "per warp");
     for (int x = 0; x < nw; x++) {
         const kit_worst_round *R = &worst[x];
         printf("%-6s %9lld %7d %8s %8lld %12llu %10.1f %12llu %10.1f\n", R->global ? "global" : "block", R->run, R->threads,
-               R->attacked ? "yes" : "no", R->warps, (unsigned long long)R->load.cost,
+               R->attacked == 1 ? "built" : "searched", R->warps, (unsigned long long)R->load.cost,
                (double)R->load.cost / (double)R->warps, (unsigned long long)random[x].load.cost,
                (double)random[x].load.cost / (double)random[x].warps);
     }
@@ -160,10 +163,45 @@ static int viz(int w, int E)
     return 0;
 }
 
+/* The search mode's table: for each 1 < E <= w, the L warp's construction, then the search from it. */
+static int search_table(int w, long iters)
+{
+    printf("The search mode: one L warp, w = %d, %ld moves from the construction (SerialMerge's reads, w banks).\n", w, iters);
+    printf("%4s %8s %6s %12s %8s %6s\n", "E", "theorem", "E^2", "construction", "search", "gain");
+    uint8_t *mask = malloc((size_t)w * w);
+    kit_worst_split *T = malloc((size_t)w * sizeof *T);
+    int rc = mask && T ? 0 : 1;
+    for (int E = 2; E <= w && rc == 0; E++) {
+        char err[200];
+        if (kit_worst_warp(w, E, 1, T, err, sizeof err) != 0) {
+            fprintf(stderr, "worst_case: w = %d, E = %d: %s\n", w, E, err);
+            rc = 1;
+            break;
+        }
+        kit_worst_warp_mask(w, E, T, mask);
+        int n_a = 0;
+        for (int k = 0; k < w * E; k++)
+            n_a += mask[k];
+        long built = kit_worst_groups_cost(w, E, w, n_a, mask), found = kit_worst_search(w, E, w, n_a, 1, iters, mask, err, sizeof err);
+        if (found < 0) {
+            fprintf(stderr, "worst_case: w = %d, E = %d: %s\n", w, E, err);
+            rc = 1;
+            break;
+        }
+        printf("%4d %8ld %6d %12ld %8ld %+6ld\n", E, kit_worst_theorem(w, E), E * E, built, found, found - built);
+    }
+    if (!mask || !T)
+        fprintf(stderr, "worst_case: out of memory\n");
+    free(mask);
+    free(T);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     long long n = 0;
-    int w = 0, E = 0, u = 0, mode_table = 0, mode_replay = 0, mode_viz = 0;
+    int w = 0, E = 0, u = 0, mode_table = 0, mode_replay = 0, mode_viz = 0, mode_search = 0;
+    long iters = 20000;
     const char *out = NULL;
     for (int x = 1; x < argc; x++) {
         const char *o = argv[x];
@@ -177,6 +215,10 @@ int main(int argc, char **argv)
             mode_replay = 1;
         } else if (strcmp(o, "--viz") == 0) {
             mode_viz = 1;
+        } else if (strcmp(o, "--search") == 0) {
+            mode_search = 1;
+        } else if (strcmp(o, "--iters") == 0 && has) {
+            iters = (long)number(o, argv[++x], 0, 100000000);
         } else if (strcmp(o, "--n") == 0 && has) {
             n = number(o, argv[++x], 1, (1LL << 31));
         } else if (strcmp(o, "--E") == 0 && has) {
@@ -196,12 +238,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "worst_case: E = %d > w = %d: the construction needs 1 < E <= w\n", E, w);
         return EXIT_BAD_INPUT;
     }
-    if (mode_table + mode_replay + mode_viz > 1) {
-        fprintf(stderr, "worst_case: give one of --table, --replay and --viz\n");
+    if (mode_table + mode_replay + mode_viz + mode_search > 1) {
+        fprintf(stderr, "worst_case: give one of --table, --replay, --viz and --search\n");
         return EXIT_BAD_INPUT;
     }
     if (mode_table)
         return table(w);
+    if (mode_search)
+        return search_table(w ? w : 32, iters);
     if (mode_viz) {
         if (!E) {
             fprintf(stderr, "worst_case: --viz needs --E\n");

@@ -165,6 +165,25 @@ static void test_spec_sort(void)
     expect_bad("test merge public t3 op=pbs m=10 n=5 alg=baseline blocks=1 threads=32", "op=pbs needs");
 }
 
+static void test_spec_worst(void)
+{
+    char text[2048], err[256];
+    snprintf(text, sizeof text, "%s%s", GOOD,
+             "test merge public w1 op=worst threads=32 tile=17 part=subproblem conflicts>=269\n"
+             "test merge public w2 op=worst threads=12 tile=5 part=both\n");
+    memset(&lab, 0, sizeof lab);
+    int rc = parse(text, 0, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "worst spec refused: %s", err);
+    const spec_test *t = &lab.tests[2];
+    CU_ASSERT(t->threads == 32 && t->tile == 17 && t->part == 1 && t->conflict_cmp == '>' && t->conflicts == 269);
+    CU_ASSERT(lab.tests[3].threads == 12 && lab.tests[3].part == 3 && lab.tests[3].conflict_cmp == 0);
+    expect_bad("test merge public t3 op=worst threads=16 tile=9 part=order conflicts>=10", "only with threads=32");
+    expect_bad("test merge public t3 op=worst blocks=1 threads=32 tile=9 part=order", "op=worst needs");
+    expect_bad("test merge public t3 op=worst threads=8 tile=9 part=order", "op=worst needs");
+    expect_bad("test merge public t3 op=worst threads=32 tile=9", "op=worst needs");
+    expect_bad("test merge public t3 op=merge m=5 n=5 part=both", "part goes with");
+}
+
 static void test_spec_incomplete(void)
 {
     char err[256];
@@ -920,6 +939,7 @@ static void register_tests(void)
     kit_test_add(spec, "incomplete specs refused", test_spec_incomplete);
     kit_test_add(spec, "op=pbs: keys, defaults and launch", test_spec_pbs);
     kit_test_add(spec, "op=sort: keys, alg and gpu_slack", test_spec_sort);
+    kit_test_add(spec, "op=worst: part, and a measured merge only with w = 32", test_spec_worst);
     CU_pSuite sb = kit_test_suite("sandbox");
     kit_test_add(sb, "exit codes and signals", test_sandbox_exit_codes);
     kit_test_add(sb, "timeout kills the whole process group", test_sandbox_timeout_kills_group);

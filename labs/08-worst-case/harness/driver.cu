@@ -1,8 +1,10 @@
 /*
  * Lab 8 driver: builds one warp's worst-case input with your worst_subproblem and worst_order
  * (--threads is w, the banks and threads of a warp; --tile is E), replays the warp's merge round
- * in the bank-conflict simulator and compares the count with the papers' theorem. --print shows
- * each thread's split. --serve answers the grader's "worst" request.
+ * in the bank-conflict simulator and compares the count with the papers' theorem. For w = 32 it
+ * also merges the warp with the measured kernel, worst_merge_probe: on a GPU, measure it with
+ * ncu; in the CPU build the driver counts its load conflicts, and --trace FILE writes its trace.
+ * --print shows each thread's split. --serve answers the grader's "worst" request.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,15 +19,19 @@ static const char *const WHAT =
 
 /*
  * Grader request "worst": Q holds w, E and which functions to use (LAB08_SUBPROBLEM, LAB08_ORDER
- * or LAB08_BOTH). R is (a, b, a_first) for each of the warp's w threads; the grader counts them.
+ * or LAB08_BOTH), and optionally a 4th value, 1 to merge the warp with worst_merge_probe (w = 32;
+ * the CPU build writes its trace to "conflicts.trace" in the current folder, and on a GPU the
+ * grader measures it with ncu). R is (a, b, a_first) for each of the warp's w threads; the grader
+ * counts them.
  */
 static int serve_worst(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
     (void)A;
     (void)B;
-    if (strcmp(req->op, "worst") != 0 || req->q != 3 || Q[0] < 2 || Q[0] > 1024 || Q[1] < 2 || Q[1] > Q[0] ||
-        Q[2] < LAB08_SUBPROBLEM || Q[2] > LAB08_BOTH) {
-        snprintf(out->error, sizeof out->error, "lab 08 runs 'worst' with w, 1 < E <= w and a part 1 .. 3, not '%s'", req->op);
+    if (strcmp(req->op, "worst") != 0 || (req->q != 3 && req->q != 4) || Q[0] < 2 || Q[0] > 1024 || Q[1] < 2 ||
+        Q[1] > Q[0] || Q[2] < LAB08_SUBPROBLEM || Q[2] > LAB08_BOTH || (req->q == 4 && Q[3] != 0 && Q[3] != 1)) {
+        snprintf(out->error, sizeof out->error,
+                 "lab 08 runs 'worst' with w, 1 < E <= w, part 1 .. 3 [, measure 0 or 1], not '%.10s'", req->op);
         return -1;
     }
     int w = (int)Q[0], E = (int)Q[1];
@@ -34,6 +40,15 @@ static int serve_worst(const kit_req *req, void *A, void *B, const int64_t *Q, k
     if (lab08_warp(w, E, (int)Q[2], T, err, sizeof err) != 0) {
         snprintf(out->error, sizeof out->error, "%.95s", err);
         return -2;
+    }
+    if (req->q == 4 && Q[3] == 1) {
+#ifdef KIT_CPU
+        int rc = lab08_measure_traced(w, E, T, "conflicts.trace", out->error, sizeof out->error) < 0 ? -1 : 0;
+#else
+        int rc = lab08_measure(w, E, T, out->error, sizeof out->error);
+#endif
+        if (rc != 0)
+            return -2;
     }
     out->r = 3 * (uint64_t)w;
     out->R = (int64_t *)kit_xmalloc(out->r * sizeof(int64_t));
@@ -73,7 +88,38 @@ int main(int argc, char **argv)
         for (int i = 0; i < w; i++)
             printf("thread %3d: %2d keys of A, %2d of B, %s first\n", i, T[i].a, T[i].b, T[i].a_first ? "A" : "B");
     long bound = kit_worst_theorem(w, E);
+    int status = (long)c.cost >= bound ? 0 : 1;
     printf("%s: w = %d, E = %d: one warp's merge round costs %llu (the papers' count, %llu steps), theorem %ld, E^2 = %d\n",
-           (long)c.cost >= bound ? "PASS" : "FAIL", w, E, (unsigned long long)c.cost, (unsigned long long)c.steps, bound, E * E);
-    return (long)c.cost >= bound ? 0 : 1;
+           status == 0 ? "PASS" : "FAIL", w, E, (unsigned long long)c.cost, (unsigned long long)c.steps, bound, E * E);
+    if (w != 32) {
+        if (a.trace)
+            fprintf(stderr, "%s: --trace: the measured merge runs only for w = 32 (the GPU's banks)\n", argv[0]);
+        return a.trace ? 2 : status;
+    }
+#ifndef KIT_CPU
+    if (a.trace) {
+        fprintf(stderr, "%s: --trace needs the CPU build (build/labs/student-cpu/...)\n", argv[0]);
+        return 2;
+    }
+    char why[160];
+    if (kit_gpu_count(why, sizeof why) == 0) {
+        printf("measured kernel worst_merge_probe: not run (%s; the CPU build runs it on the emulation)\n", why);
+        return status;
+    }
+    rc = lab08_measure(w, E, T, err, sizeof err);
+    if (rc == 0)
+        printf("measured kernel worst_merge_probe: merged on the GPU; ncu should count %llu load conflicts (the cost "
+               "minus %d loads)\n", (unsigned long long)c.cost - (unsigned long long)(E + 2), E + 2);
+#else
+    long long conflicts = lab08_measure_traced(w, E, T, a.trace, err, sizeof err);
+    rc = conflicts < 0 ? -1 : 0;
+    if (rc == 0)
+        printf("measured kernel worst_merge_probe: %lld load conflicts in the emulation (the cost %llu minus %d loads)\n",
+               conflicts, (unsigned long long)c.cost, E + 2);
+#endif
+    if (rc != 0) {
+        printf("FAIL: %s\n", err);
+        return 1;
+    }
+    return status;
 }

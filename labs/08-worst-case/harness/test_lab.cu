@@ -1,5 +1,6 @@
-/* Lab 8 public tests: worst_subproblem and worst_order against the kit's references, and one warp's count in the simulator against the theorem. */
+/* Lab 8 public tests: worst_subproblem and worst_order against the kit's references, one warp's count in the simulator against the theorem, and the measured kernel that merges the warp on the device. */
 #include "kit_test.h"
+#include "kit_test_gpu.h"
 #include "lab08.cuh"
 
 static const int WS[] = {4, 8, 12, 16, 32, 64};
@@ -102,6 +103,50 @@ static void test_warp_meets_theorem(void)
         }
 }
 
+/*
+ * The measured kernel merges your warp (w = 32, every E) back into order. In the CPU build its
+ * traced loads must cost what the simulator's replay counts: conflicts = cost - (E + 2), one
+ * warp-wide load per SerialMerge read. On a GPU, ncu measures the same kernel (the grader's
+ * conflicts>= thresholds).
+ */
+static void test_measured_merge(void)
+{
+    kit_not_implemented_reset();
+    for (int E = 2; E <= 32; E++) {
+        kit_worst_split T[32];
+        kit_bank_count c;
+        char err[200];
+        int rc = lab08_warp(32, E, LAB08_BOTH, T, err, sizeof err);
+        if (skeleton_reached())
+            return;
+        rc = rc ? rc : kit_worst_warp_count(32, E, T, &c, err, sizeof err);
+#ifdef KIT_CPU
+        long long got = rc ? -1 : lab08_measure_traced(32, E, T, NULL, err, sizeof err);
+        long long want = rc ? 0 : (long long)c.cost - (E + 2);
+        rc = got < 0 ? -1 : got != want;
+        if (rc > 0)
+            kit_test_fail(__FILE__, __LINE__, "E = %d: the measured merge's loads have %lld conflicts, expected cost %llu - %d = %lld",
+                          E, got, (unsigned long long)c.cost, E + 2, want);
+#else
+        rc = rc ? rc : lab08_measure(32, E, T, err, sizeof err);
+#endif
+        if (rc != 0) {
+            if (rc < 0)
+                kit_test_fail(__FILE__, __LINE__, "w = 32, E = %d: %s", E, err);
+            return;
+        }
+    }
+    char err[200];
+    kit_worst_split T[16];
+    for (int i = 0; i < 16; i++)
+        T[i] = kit_worst_split{4, 0, 1};
+    KIT_ASSERT_MSG(lab08_measure(16, 4, T, err, sizeof err) == -1, "w = 16 must be refused: the measured merge runs 32 threads");
+    kit_worst_split U[32];
+    for (int i = 0; i < 32; i++)
+        U[i] = i == 3 ? kit_worst_split{4, 1, 1} : kit_worst_split{4, 0, 1};
+    KIT_ASSERT_MSG(lab08_measure(32, 4, U, err, sizeof err) == -1, "a split of 5 keys with E = 4 must be refused");
+}
+
 static void register_tests(void)
 {
     CU_pSuite s = kit_test_suite("lab08 worst_subproblem");
@@ -111,6 +156,9 @@ static void register_tests(void)
     kit_test_add(o, "the kit's order on many splits", test_order_matches_reference);
     CU_pSuite warp = kit_test_suite("lab08 one warp in the simulator");
     kit_test_add(warp, "cost >= the theorem for w in 4 8 12 16 32 64, 1 < E <= w", test_warp_meets_theorem);
+    CU_pSuite d = kit_test_suite("lab08 the measured merge");
+    kit_test_add(d, "worst_merge_probe merges w = 32, every E; emulated conflicts = cost - (E + 2)", test_measured_merge);
+    kit_test_device_suite_ready(d);
 }
 
 int main(void)
