@@ -156,11 +156,17 @@ int kit_worst_warp(int w, int E, int left, kit_worst_split *T, char *err, size_t
     return kit_worst_warp_with(w, E, left, kit_worst_subproblem, kit_worst_order, T, err, errlen);
 }
 
+/* Whether a thread's k-th output comes from A: its A keys first if a_first, else after its B keys. */
+static int output_from_a(const kit_worst_split *t, int k)
+{
+    return t->a_first ? k < t->a : k >= t->b;
+}
+
 void kit_worst_warp_mask(int w, int E, const kit_worst_split *T, uint8_t *out)
 {
     for (int i = 0; i < w; i++)
         for (int k = 0; k < E; k++)
-            out[(size_t)i * E + k] = T[i].a_first ? k < T[i].a : k >= T[i].b;
+            out[(size_t)i * E + k] = (uint8_t)output_from_a(&T[i], k);
 }
 
 /* ---- replaying SerialMerge ------------------------------------------------------------- */
@@ -251,46 +257,46 @@ static int simulate(int w, trace *t, kit_bank_count *load, char *err, size_t err
     return rc;
 }
 
-int kit_worst_warp_count(int w, int E, const kit_worst_split *T, kit_bank_count *count, char *err, size_t errlen)
+int kit_worst_warp_keys(int w, int E, const kit_worst_split *T, int32_t *keys, char *err, size_t errlen)
 {
     if (bad_warp(w, E)) {
         snprintf(err, errlen, "bad warp: w must lie in 2 .. %d and E in 2 .. w (got w = %d, E = %d)", MAX_W, w, E);
         return -1;
     }
-    for (int i = 0; i < w; i++)
+    int n_a = 0;
+    for (int i = 0; i < w; i++) {
         if (T[i].a < 0 || T[i].b < 0 || T[i].a + T[i].b != E) {
             snprintf(err, errlen, "thread %d's split (%d, %d) does not take E = %d keys", i, T[i].a, T[i].b, E);
             return -1;
         }
-    size_t total = (size_t)w * E;
-    uint8_t *mask = malloc(total);
-    int32_t *keys = malloc(2 * total * sizeof *keys);
-    trace t = {NULL, 0, 0};
-    int rc = -1;
-    if (!mask || !keys) {
+        n_a += T[i].a;
+    }
+    /* Output k is key k: A holds the outputs from A, B the others, both ascending. */
+    for (int i = 0, x = 0, y = n_a; i < w; i++)
+        for (int k = 0; k < E; k++)
+            keys[output_from_a(&T[i], k) ? x++ : y++] = i * E + k;
+    return n_a;
+}
+
+int kit_worst_warp_count(int w, int E, const kit_worst_split *T, kit_bank_count *count, char *err, size_t errlen)
+{
+    size_t total = bad_warp(w, E) ? 0 : (size_t)w * E; /* a bad warp: kit_worst_warp_keys says why */
+    int32_t *keys = malloc(2 * total * sizeof *keys + 1);
+    if (!keys) {
         snprintf(err, errlen, "out of memory");
-        goto done;
+        return -1;
     }
-    kit_worst_warp_mask(w, E, T, mask);
-    /* Output k is key k: A holds the outputs its mask marks, B the others, both ascending. */
-    int n_a = 0, n_b = 0;
-    for (size_t k = 0; k < total; k++)
-        n_a += mask[k];
-    int32_t *A = keys, *B = keys + n_a, *out = keys + total;
-    for (size_t k = 0, x = 0, y = 0; k < total; k++)
-        if (mask[k])
-            A[x++] = (int32_t)k;
-        else
-            B[y++] = (int32_t)k;
-    n_b = (int)total - n_a;
-    if (serial_merge(A, n_a, B, n_b, E, w, 0, 0, 0, (uint32_t)n_a, &t, out) != 0) {
-        snprintf(err, errlen, "out of memory for the trace");
-        free(t.acc);
-        goto done;
+    int n_a = kit_worst_warp_keys(w, E, T, keys, err, errlen), rc = -1;
+    trace t = {NULL, 0, 0};
+    if (n_a >= 0) {
+        int32_t *out = keys + total;
+        if (serial_merge(keys, n_a, keys + n_a, (int)total - n_a, E, w, 0, 0, 0, (uint32_t)n_a, &t, out) != 0) {
+            snprintf(err, errlen, "out of memory for the trace");
+            free(t.acc);
+        } else {
+            rc = simulate(w, &t, count, err, errlen);
+        }
     }
-    rc = simulate(w, &t, count, err, errlen);
-done:
-    free(mask);
     free(keys);
     return rc;
 }

@@ -124,6 +124,20 @@ int kit_worst_warp_with(int w, int E, int left, kit_worst_subproblem_fn sub, kit
 int kit_worst_warp(int w, int E, int left, kit_worst_split *T, char *err, size_t errlen);
 
 /**
+ * One warp's merge input: output k of the warp's merge is key k, A holds the outputs that the
+ * splits take from A (kit_worst_warp_mask) and B the others, both ascending. keys[0 .. n_a) is A
+ * and keys[n_a .. wE) is B, as the warp's shared memory holds them.
+ * @param[in]  w      banks and threads (2 .. 1024)
+ * @param[in]  E      keys per thread, 1 < E <= w
+ * @param[in]  T      w splits
+ * @param[out] keys   w*E keys
+ * @param[out] err    why not: bad w or E, or a split that does not take E keys
+ * @param[in]  errlen size of @p err
+ * @return n_a, the keys of A, or -1 with a message in @p err
+ */
+int kit_worst_warp_keys(int w, int E, const kit_worst_split *T, int32_t *keys, char *err, size_t errlen);
+
+/**
  * Counts one warp's merge round in the simulator: the warp's A keys at words [0, |A|), its B keys
  * after them, each thread merging its split with SerialMerge's reads (E + 2 loads, ordinals
  * 0 .. E + 1) on w banks of 4 bytes.

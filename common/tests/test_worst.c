@@ -340,6 +340,35 @@ static void test_search(void)
     KIT_ASSERT_MSG(kit_worst_search(32, 5, 4, 10, 9, -1, m, err, sizeof err) == -1, "negative iterations");
 }
 
+/* kit_worst_warp_keys: A then B, in the mask's order, by hand and for every E of w = 32; refusals. */
+static void test_warp_keys(void)
+{
+    /* w = 2, E = 2: thread 0 outputs 0 from A and 1 from B; thread 1 outputs 2 and 3 from A. */
+    const kit_worst_split hand[2] = {{1, 1, 1}, {2, 0, 0}};
+    int32_t keys[32 * 32];
+    char err[200];
+    int n_a = kit_worst_warp_keys(2, 2, hand, keys, err, sizeof err);
+    KIT_ASSERT_MSG(n_a == 3 && keys[0] == 0 && keys[1] == 2 && keys[2] == 3 && keys[3] == 1,
+                   "w = 2, E = 2: n_a %d, keys %d %d %d %d, expected 3, 0 2 3 1", n_a, keys[0], keys[1], keys[2], keys[3]);
+    for (int E = 2; E <= 32; E++) {
+        kit_worst_split T[32];
+        uint8_t mask[32 * 32];
+        KIT_ASSERT_MSG(kit_worst_warp(32, E, 1, T, err, sizeof err) == 0, "%s", err);
+        kit_worst_warp_mask(32, E, T, mask);
+        n_a = kit_worst_warp_keys(32, E, T, keys, err, sizeof err);
+        for (int k = 0, x = 0, y = n_a; k < 32 * E; k++)
+            if (keys[mask[k] ? x++ : y++] != k) {
+                KIT_ASSERT_MSG(0, "E = %d: output %d is not where the mask puts it", E, k);
+                return;
+            }
+    }
+    const kit_worst_split bad[2] = {{1, 1, 1}, {2, 1, 0}};
+    KIT_ASSERT_MSG(kit_worst_warp_keys(2, 2, bad, keys, err, sizeof err) == -1 && strstr(err, "thread 1") != NULL,
+                   "a split of 3 keys with E = 2: %s", err);
+    KIT_ASSERT_MSG(kit_worst_warp_keys(2, 3, hand, keys, err, sizeof err) == -1 && strstr(err, "bad warp") != NULL,
+                   "E = 3 > w = 2: %s", err);
+}
+
 static void register_tests(void)
 {
     CU_pSuite warp = kit_test_suite("per-warp construction");
@@ -351,6 +380,7 @@ static void register_tests(void)
     kit_test_add(warp, "kit_worst_order by hand", test_order_by_hand);
     kit_test_add(warp, "kit_worst_warp_mask by hand", test_mask);
     kit_test_add(warp, "refusals", test_refusals);
+    kit_test_add(warp, "kit_worst_warp_keys: A then B, by hand and against the mask", test_warp_keys);
     CU_pSuite search = kit_test_suite("search mode");
     kit_test_add(search, "kit_worst_groups_cost: the simulator's count, and by hand", test_groups_cost);
     kit_test_add(search, "kit_worst_search: groups kept, never lower, deterministic, improves E = 19", test_search);

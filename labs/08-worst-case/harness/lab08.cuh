@@ -59,9 +59,8 @@ __global__ void worst_merge_probe(const int32_t *keys, int n_a, int total, const
 }
 
 /**
- * Runs worst_merge_probe on one warp's splits (w = 32 threads, the GPU's banks): the keys are the
- * outputs 0 .. wE-1, A those the splits take from A (kit_worst_warp_mask), B the rest. Checks that
- * the probe merged them back to 0 .. wE-1.
+ * Runs worst_merge_probe on one warp's splits (w = 32 threads, the GPU's banks), with the keys of
+ * kit_worst_warp_keys. Checks that the probe merged them back to 0 .. wE-1.
  * @return 0, or -1 with a message in msg (w is not 32, a split is invalid, or the merge is wrong)
  */
 static int lab08_measure(int w, int E, const kit_worst_split *T, char *msg, size_t len)
@@ -71,21 +70,15 @@ static int lab08_measure(int w, int E, const kit_worst_split *T, char *msg, size
                  w, E);
         return -1;
     }
-    int total = w * E, n_a = 0, a_start[32];
-    for (int i = 0; i < w; i++) {
-        if (T[i].a < 0 || T[i].b < 0 || T[i].a + T[i].b != E) {
-            snprintf(msg, len, "thread %d's split (%d, %d) does not take E = %d keys", i, T[i].a, T[i].b, E);
-            return -1;
-        }
-        a_start[i] = n_a;
-        n_a += T[i].a;
-    }
-    uint8_t mask[32 * 32];
     int32_t keys[32 * 32], out[32 * 32];
-    kit_worst_warp_mask(w, E, T, mask);
-    for (int k = 0, x = 0, y = n_a; k < total; k++)
-        keys[mask[k] ? x++ : y++] = k;
-    int32_t *d_keys = (int32_t *)kit_device_copy(keys, sizeof keys), *d_out;
+    int total = w * E, n_a = kit_worst_warp_keys(w, E, T, keys, msg, len), a_start[32];
+    if (n_a < 0)
+        return -1;
+    for (int i = 0, a = 0; i < w; i++) {
+        a_start[i] = a;
+        a += T[i].a;
+    }
+    int32_t *d_keys = (int32_t *)kit_device_copy(keys, (size_t)total * sizeof(int32_t)), *d_out;
     int *d_start = (int *)kit_device_copy(a_start, sizeof a_start);
     CUDA_CHECK(cudaMalloc(&d_out, sizeof out));
     KIT_LAUNCH(worst_merge_probe, 1, w, (size_t)(total + 1) * sizeof(int32_t), d_keys, n_a, total, d_start, d_out);
