@@ -80,12 +80,17 @@ int kit_driver_args(kit_args *a, int argc, char **argv, const char *what)
     return -1;
 }
 
-int kit_driver_begin(kit_args *a, int argc, char **argv, const char *what, kit_serve_fn serve)
+int kit_driver_begin_build(kit_args *a, int argc, char **argv, const char *what, kit_serve_fn serve, int can_trace)
 {
     kit_args_defaults(a);
     int rc = kit_driver_args(a, argc, argv, what);
     if (rc >= 0)
         return rc;
+    if (a->trace && !can_trace) {
+        fprintf(stderr, "%s: --trace needs the CPU build (build/labs/student-cpu/...; make run uses it without a GPU)\n",
+                argv[0]);
+        return 2;
+    }
     return a->serve ? kit_serve(stdin, stdout, serve) : -1;
 }
 

@@ -45,15 +45,30 @@ int kit_serve(FILE *in, FILE *out, kit_serve_fn fn);
 int kit_driver_args(kit_args *a, int argc, char **argv, const char *what);
 
 /**
+ * kit_driver_begin() for a build that says whether it can record shared-memory traces: with
+ * @p can_trace 0 (the GPU build) a --trace option is refused with a message that names the
+ * CPU build, and exit status 2.
+ */
+int kit_driver_begin_build(kit_args *a, int argc, char **argv, const char *what, kit_serve_fn serve, int can_trace);
+
+/**
  * The start of every driver's main: fills the defaults, parses the options,
- * and answers a grader request when --serve is given.
+ * and answers a grader request when --serve is given. In the GPU build it
+ * refuses --trace: only the CPU build's emulation records traces.
  * @param[out] a     the options
  * @param[in]  argc, argv the command line
  * @param[in]  what  one line on what the driver does, for --help
  * @param[in]  serve the lab's request handler
  * @return -1 to go on with the command-line run, or the exit status to return
  */
-int kit_driver_begin(kit_args *a, int argc, char **argv, const char *what, kit_serve_fn serve);
+static inline int kit_driver_begin(kit_args *a, int argc, char **argv, const char *what, kit_serve_fn serve)
+{
+#ifdef KIT_CPU
+    return kit_driver_begin_build(a, argc, argv, what, serve, 1);
+#else
+    return kit_driver_begin_build(a, argc, argv, what, serve, 0);
+#endif
+}
 
 /**
  * Allocates and generates the sorted merge inputs the options describe.

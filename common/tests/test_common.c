@@ -1811,6 +1811,21 @@ static void test_driver_begin(void)
                    "bad --gen: expected 2 and a message naming --gen, got %d and \"%s\"", rc, text);
     free(text);
 
+    /* --trace: only a build that records traces (the CPU build) takes it. */
+    char *argv_trace[] = {(char *)"prog", (char *)"--trace", (char *)"out.trace", NULL};
+    capture_begin(&err, 2);
+    rc = kit_driver_begin_build(&a, 3, argv_trace, "does things", serve_merge, 0);
+    text = capture_end(&err);
+    KIT_ASSERT_MSG(rc == 2 && strstr(text, "--trace needs the CPU build"),
+                   "--trace in the GPU build: expected 2 and a message naming the CPU build, got %d and \"%s\"", rc, text);
+    free(text);
+    capture_begin(&err, 2);
+    rc = kit_driver_begin(&a, 3, argv_trace, "does things", serve_merge); /* this test is not a CPU build */
+    free(capture_end(&err));
+    KIT_ASSERT_MSG(rc == 2, "kit_driver_begin in a GPU build: --trace gave %d, expected 2", rc);
+    rc = kit_driver_begin_build(&a, 3, argv_trace, "does things", serve_merge, 1);
+    KIT_ASSERT_MSG(rc == -1 && a.trace && strcmp(a.trace, "out.trace") == 0, "--trace in the CPU build: got %d", rc);
+
     /* --serve: one request on stdin, its reply on stdout. */
     const int32_t A0[2] = {2, 4}, B0[3] = {1, 3, 5}, want_C[5] = {1, 2, 3, 4, 5};
     kit_req req = make_req("merge", KIT_TYPE_I32, 2, 3, 0);
