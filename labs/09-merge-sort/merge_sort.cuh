@@ -165,14 +165,18 @@ KIT_HD inline int ms_shared_elems(int tile)
     return tile + tile / CF_W + 1;
 }
 
-/** How many of the first `diag` outputs of merging S[a ...) (n_a keys) with S[b ...) (n_b keys) come from A: a merge-path search, ties to A. */
-template <typename T>
-__device__ inline int ms_co_rank_contiguous(kit_shared<T> S, int a, int n_a, int b, int n_b, int diag)
+/**
+ * How many of the first `diag` outputs of merging A (n_a keys) with B (n_b keys) come from A: a
+ * merge-path search, ties to A. A and B are global-memory pointers (the partition kernel) or
+ * views into shared memory (S + offset, the baseline's block merge).
+ */
+template <typename P>
+__device__ inline int ms_co_rank(P A, int n_a, P B, int n_b, int diag)
 {
     int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
     while (lo < hi) {
         int mid = lo + ((hi - lo) >> 1);
-        if (S[a + mid] <= S[b + diag - 1 - mid])
+        if (A[mid] <= B[diag - 1 - mid])
             lo = mid + 1;
         else
             hi = mid;
@@ -313,7 +317,7 @@ __device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int r
     int total = n_a + n_b, d = diag < total ? diag : total;
     int count = total - d < E ? total - d : E;
     if (V == MS_BASELINE) {
-        int a = ms_co_rank_contiguous(S, base, n_a, base + half, n_b, d);
+        int a = ms_co_rank(S + base, n_a, S + base + half, n_b, d);
         ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + d - a, base + half + n_b, count, key);
     } else {
         /* The thread's share ends where the next thread's begins: one search each, shared
@@ -403,21 +407,6 @@ KIT_HD inline void ms_pair_of(long long o, int n, long long s, long long *first,
     *n_b = (int)(rest - *n_a < s ? rest - *n_a : s);
 }
 
-/** How many of the first diag outputs of merging A (n_a keys) and B (n_b keys) come from A: the merge-path search in global memory, ties to A. */
-template <typename T>
-__device__ inline int ms_co_rank_global(const T *A, int n_a, const T *B, int n_b, int diag)
-{
-    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
-    while (lo < hi) {
-        int mid = lo + ((hi - lo) >> 1);
-        if (A[mid] <= B[diag - 1 - mid])
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /**
  * A global round's partition: for tile t (outputs t*tile ...), how many of its pair's outputs
  * before the tile come from A (a merge-path search in global memory, ties to A), in part[t].
@@ -433,7 +422,7 @@ __global__ void ms_partition_kernel(const T *keys, int n, int s, int tile, int t
     int n_a, n_b;
     ms_pair_of((long long)t * tile, n, s, &first, &n_a, &n_b);
     int diag = (int)((long long)t * tile - first);
-    part[t] = ms_co_rank_global(keys + first, n_a, keys + first + n_a, n_b, diag);
+    part[t] = ms_co_rank(keys + first, n_a, keys + first + n_a, n_b, diag);
 }
 
 /**

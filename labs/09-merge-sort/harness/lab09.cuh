@@ -176,7 +176,7 @@ __global__ void ms_gather_probe(const T *runs, int len, T *out, int r)
     int diag = (i % g) * E, d = diag < n_a + n_b ? diag : n_a + n_b; /* diag unclamped, as ms_merge_share */
     int count = n_a + n_b - d < E ? n_a + n_b - d : E;
     const T *A = runs + base, *B = A + half;
-    int a = ms_co_rank_global(A, n_a, B, n_b, d), a_end = ms_co_rank_global(A, n_a, B, n_b, d + count);
+    int a = ms_co_rank(A, n_a, B, n_b, d), a_end = ms_co_rank(A, n_a, B, n_b, d + count);
     T key[E];
     int origin[E];
     ms_cf_gather<T, E>(S, base, region, a, diag - a, a_end - a, count, key, origin);
