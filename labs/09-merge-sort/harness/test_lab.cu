@@ -174,6 +174,112 @@ static void pair_cases(void)
 static void test_pair_baseline(void) { pair_cases<MS_BASELINE>(); }
 static void test_pair_cf(void) { pair_cases<MS_CF>(); }
 
+/* ms_register_merge on int32, one case per thread: the registers and origins as ms_cf_gather leaves them, and the count. */
+template <int E, bool FULL>
+__global__ void lab09_register_merge_kernel(const int32_t *keys, const int *origins, const int *counts, int cases, int32_t *out)
+{
+    int c = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (c >= cases)
+        return;
+    int32_t key[E];
+    int origin[E];
+    for (int j = 0; j < E; j++) {
+        key[j] = keys[c * E + j];
+        origin[j] = origins[c * E + j];
+    }
+    ms_register_merge<int32_t, E, FULL>(key, origin, counts[c]);
+    for (int j = 0; j < E; j++)
+        out[c * E + j] = key[j];
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * Every rotation k, every n_a and every count from n_a to E (only E when FULL): a thread's A (n_a
+ * keys) and B (E - n_a), stored as Algorithm 1 leaves them (A key t in register (k + t) mod E, B
+ * key m in (k - 1 - m) mod E), B's keys m >= count - n_a unowned. The first count outputs must be
+ * the owned keys, sorted. Keys come from a small range (ties) that includes INT32_MIN and INT32_MAX.
+ */
+template <int E, bool FULL>
+static int check_register_merge(void)
+{
+    int cases = 0;
+    for (int n_a = 0; n_a <= E; n_a++)
+        cases += E * (FULL ? 1 : E - n_a + 1);
+    int32_t *keys = (int32_t *)kit_xmalloc((size_t)cases * E * sizeof(int32_t)),
+            *want = (int32_t *)kit_xmalloc((size_t)cases * E * sizeof(int32_t)),
+            *got = (int32_t *)kit_xmalloc((size_t)cases * E * sizeof(int32_t));
+    int *origins = (int *)kit_xmalloc((size_t)cases * E * sizeof(int)), *counts = (int *)kit_xmalloc((size_t)cases * sizeof(int));
+    const int32_t pool[] = {INT32_MIN, -7, -7, 0, 3, 3, 3, 9, 12, INT32_MAX};
+    uint64_t x = 0x2545F4914F6CDD1DULL;
+    int c = 0;
+    for (int n_a = 0; n_a <= E; n_a++)
+        for (int count = FULL ? E : n_a; count <= E; count++)
+            for (int k = 0; k < E; k++, c++) {
+                int32_t seq[E]; /* A ascending, then B ascending */
+                for (int j = 0; j < E; j++) {
+                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                    seq[j] = pool[x % (sizeof pool / sizeof pool[0])];
+                }
+                qsort(seq, (size_t)n_a, sizeof seq[0], cmp_i32);
+                qsort(seq + n_a, (size_t)(E - n_a), sizeof seq[0], cmp_i32);
+                for (int t = 0; t < n_a; t++) {
+                    keys[c * E + (k + t) % E] = seq[t];
+                    origins[c * E + (k + t) % E] = t;
+                }
+                for (int m = 0; m < E - n_a; m++) {
+                    int j = ((k - 1 - m) % E + E) % E;
+                    keys[c * E + j] = seq[n_a + m];
+                    origins[c * E + j] = n_a + m < count ? n_a + m : E + j; /* as ms_cf_gather marks an unowned key */
+                }
+                counts[c] = count;
+                memcpy(want + c * E, seq, (size_t)count * sizeof seq[0]); /* the owned keys: A, and B's first count - n_a */
+                qsort(want + c * E, (size_t)count, sizeof seq[0], cmp_i32);
+            }
+    int32_t *d_keys = (int32_t *)kit_device_copy(keys, (size_t)cases * E * sizeof(int32_t)), *d_out;
+    int *d_origins = (int *)kit_device_copy(origins, (size_t)cases * E * sizeof(int)),
+        *d_counts = (int *)kit_device_copy(counts, (size_t)cases * sizeof(int));
+    CUDA_CHECK(cudaMalloc(&d_out, (size_t)cases * E * sizeof(int32_t)));
+    void (*kernel)(const int32_t *, const int *, const int *, int, int32_t *) = lab09_register_merge_kernel<E, FULL>;
+    KIT_LAUNCH(kernel, (cases + 63) / 64, 64, 0, d_keys, d_origins, d_counts, cases, d_out);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(got, d_out, (size_t)cases * E * sizeof(int32_t), cudaMemcpyDeviceToHost));
+    int bad = 0;
+    for (c = 0; c < cases && !bad; c++)
+        for (int t = 0; t < counts[c]; t++)
+            if (got[c * E + t] != want[c * E + t]) {
+                kit_test_fail(__FILE__, __LINE__, "E=%d%s, case %d (count %d): output %d is %d, want %d", E, FULL ? " (full)" : "", c,
+                              counts[c], t, (int)got[c * E + t], (int)want[c * E + t]);
+                bad = 1;
+                break;
+            }
+    cudaFree(d_keys);
+    cudaFree(d_origins);
+    cudaFree(d_counts);
+    cudaFree(d_out);
+    free(keys);
+    free(want);
+    free(got);
+    free(origins);
+    free(counts);
+    return bad;
+}
+static void test_register_merge(void)
+{
+    /* both ways of ms_merge_plan: E = 5 and 17 insert after merging 4 and 16, E = 12 and 15 pad to 16 */
+    CU_ASSERT(!ms_merge_plan<5>::pad && !ms_merge_plan<17>::pad && !ms_merge_plan<16>::pad);
+    CU_ASSERT(ms_merge_plan<12>::pad && ms_merge_plan<15>::pad);
+    if (check_register_merge<5, false>() || check_register_merge<12, false>() || check_register_merge<15, false>() ||
+        check_register_merge<16, false>() || check_register_merge<17, false>() || check_register_merge<17, true>() ||
+        check_register_merge<15, true>() || check_register_merge<16, true>())
+        return;
+}
+
 /* Sorts n keys with cfg and compares with kit_stable_sort (kv32 values tag the input position); 0 if right. */
 static int check_sort(kit_type t, int n, lab09_cfg c, kit_gen gen, uint64_t seed)
 {
@@ -224,7 +330,7 @@ static void sizes_cases(void)
 static void test_sizes_baseline(void) { sizes_cases<MS_BASELINE>(); }
 static void test_sizes_cf(void) { sizes_cases<MS_CF>(); }
 
-/* Input shapes at u = 64: sorted, reversed, all equal (stability), few unique; and the papers' launches, (15, 512) and (17, 256). */
+/* Input shapes at u = 64: sorted, reversed, all equal (stability), few unique; and the papers' launches, (15, 512) and (17, 256), and (16, 256). */
 template <int V>
 static void shapes_cases(void)
 {
@@ -234,10 +340,16 @@ static void shapes_cases(void)
         if (check_sort(KIT_TYPE_KV32, 3 * 64 * c.E + 11, c, gens[g], g))
             return;
     }
-    lab09_cfg big[] = {{V, 15, 512}, {V, 17, 256}};
-    for (int b = 0; b < 2; b++)
-        if (check_sort(KIT_TYPE_KV32, 2 * big[b].u * big[b].E + 1000, big[b], KIT_GEN_DUPLICATES, 9))
+    lab09_cfg big[] = {{V, 15, 512}, {V, 17, 256}, {V, 16, 256}};
+    for (int b = 0; b < 3; b++) {
+        int tile = big[b].u * big[b].E;
+        /* kv32 with a partial last tile; int32 in full tiles only (every block on its full-tile
+           path: all loads in flight, no origins), then with a partial one */
+        if (check_sort(KIT_TYPE_KV32, 2 * tile + 1000, big[b], KIT_GEN_DUPLICATES, 9) ||
+            check_sort(KIT_TYPE_I32, 4 * tile, big[b], KIT_GEN_RANDOM, 10) ||
+            check_sort(KIT_TYPE_I32, 3 * tile + 5, big[b], KIT_GEN_FEW_UNIQUE, 11))
             return;
+    }
 }
 static void test_shapes_baseline(void) { shapes_cases<MS_BASELINE>(); }
 static void test_shapes_cf(void) { shapes_cases<MS_CF>(); }
@@ -324,12 +436,13 @@ static void register_tests(void)
     CU_pSuite p = kit_test_suite("lab09 one merge of a pair");
     kit_test_add(p, "baseline (ms_serial_merge): every split, stable", test_pair_baseline);
     kit_test_add(p, "CF (ms_cf_gather and the register sort): every split, stable", test_pair_cf);
+    kit_test_add(p, "ms_register_merge on int32: every rotation, split and count", test_register_merge);
     kit_test_device_suite_ready(p);
     CU_pSuite d = kit_test_suite("lab09 ms_sort");
     kit_test_add(d, "baseline: any n, every E", test_sizes_baseline);
     kit_test_add(d, "CF: any n, every E", test_sizes_cf);
-    kit_test_add(d, "baseline: input shapes, (15, 512) and (17, 256)", test_shapes_baseline);
-    kit_test_add(d, "CF: input shapes, (15, 512) and (17, 256)", test_shapes_cf);
+    kit_test_add(d, "baseline: input shapes, (15, 512), (17, 256) and (16, 256)", test_shapes_baseline);
+    kit_test_add(d, "CF: input shapes, (15, 512), (17, 256) and (16, 256)", test_shapes_cf);
     kit_test_add(d, "bad launches and types are refused", test_refused);
     kit_test_device_suite_ready(d);
     CU_pSuite s = kit_test_suite("lab09 conflicts (simulator)");

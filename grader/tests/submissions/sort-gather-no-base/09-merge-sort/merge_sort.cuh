@@ -18,10 +18,16 @@
  *   merging its E outputs serially from shared memory (ms_serial_merge);
  * - MS_CF, with lab 7's gather: A forwards and B reversed in the pair's region, rotated by rho;
  *   each thread reads its E keys in E conflict-free rounds (ms_cf_gather) and merges them in
- *   registers with an odd-even transposition network.
+ *   registers (ms_register_merge: Batcher's bitonic merger for int32, an odd-even transposition
+ *   network by key and origin for key-value pairs).
  *
  * Both variants are stable: equal keys keep their input order (ties go to A everywhere, and the
- * register sorts break ties by origin).
+ * register sorts break ties by origin; int32 keys that compare equal are indistinguishable).
+ *
+ * What makes it fast (each measured, results/README.md): a full tile's loads all in flight
+ * before the stores to shared memory; the CF variant's block-sort rounds of groups within one
+ * warp synchronized by the warp alone; no origins and no masks when a tile is full; a register
+ * merge that never rotates the registers back.
  */
 #ifndef LAB09_MERGE_SORT_CUH
 #define LAB09_MERGE_SORT_CUH
@@ -51,12 +57,14 @@ KIT_HD constexpr int ms_gcd(int a, int b)
 template <int E>
 KIT_HD inline int ms_slot(int x)
 {
-    constexpr int d = ms_gcd(CF_W, E), P = CF_W * E / d;
+    constexpr unsigned d = ms_gcd(CF_W, E), P = CF_W * E / d;
     if constexpr (d == 1) {
         return x;
     } else {
-        int l = x / P; /* the partition, rotated by l mod d */
-        return l * P + (x % P + l % d) % P;
+        /* x >= 0: in unsigned arithmetic the divisions by the constants P and d are shifts or a
+           multiply (signed ones need extra instructions to round negative values). */
+        unsigned l = (unsigned)x / P; /* the partition, rotated by l mod d */
+        return (int)(l * P + ((unsigned)x % P + l % d) % P);
     }
 }
 
@@ -183,7 +191,7 @@ __device__ inline void ms_cf_gather(kit_shared<T> S, int base, int region, int a
 template <int E>
 KIT_HD inline int ms_exchange_slot(int x)
 {
-    return E % 2 == 0 ? x + x / CF_W : x;
+    return E % 2 == 0 ? x + (int)((unsigned)x / CF_W) : x; /* x >= 0; unsigned, so the division is a shift */
 }
 
 /** Elements of dynamic shared memory the sort's kernels need for tiles of `tile` keys (the padded exchange plus one slot for the look-ahead). */
@@ -243,12 +251,13 @@ __device__ inline void ms_compare_exchange(T &k0, int &o0, T &k1, int &o1, int c
  * Sorts a thread's E keys by (key, origin) with E passes of odd-even transposition (static indices
  * only); keys with origin >= count go last. For plain keys (int32) an unowned key becomes the
  * largest value and each comparator is a min and a max: equal values are indistinguishable, so the
- * result is the same as the stable sort's.
+ * result is the same as the stable sort's. FULL says that count is E (a full tile), so that no
+ * key needs the test.
  */
-template <typename T, int E>
+template <typename T, int E, bool FULL = false>
 __device__ inline void ms_register_sort(T (&key)[E], int (&origin)[E], int count)
 {
-    if constexpr (ms_plain_key<T>::value) {
+    if constexpr (ms_plain_key<T>::value && !FULL) {
         KIT_UNROLL
         for (int j = 0; j < E; j++)
             key[j] = origin[j] < count ? key[j] : ms_plain_key<T>::largest();
@@ -274,60 +283,120 @@ struct ms_pow2<1> {
     static const int value = 1;
 };
 
+/** Min and max of two plain keys, in place: r0 gets the smaller. */
+template <typename T>
+__device__ inline void ms_min_max(T &r0, T &r1)
+{
+    T lo = r1 < r0 ? r1 : r0;
+    r1 = r1 < r0 ? r0 : r1;
+    r0 = lo;
+}
+
+/**
+ * Batcher's bitonic merger on r[0 .. P), P a power of two: log2(P) rounds of P/2 comparators. It
+ * sorts any circular rotation of a bitonic sequence, so a thread's keys need not be rotated first.
+ */
+template <typename T, int P, int N>
+__device__ inline void ms_bitonic_merge(T (&r)[N])
+{
+    KIT_UNROLL
+    for (int h = P / 2; h >= 1; h /= 2) {
+        KIT_UNROLL
+        for (int j = 0; j < P; j++)
+            if ((j & h) == 0)
+                ms_min_max(r[j], r[j + h]);
+    }
+}
+
+/**
+ * Inserts r[L] into the sorted r[0 .. L), leaving r[0 .. L] sorted: two comparisons per key. Call
+ * it from unrolled loops, so that every index is a constant and r stays in registers.
+ */
+template <typename T, int N>
+__device__ inline void ms_insert(T (&r)[N], int L)
+{
+    T v = r[L];
+    r[L] = r[L - 1] < v ? v : r[L - 1];
+    KIT_UNROLL
+    for (int x = L - 1; x >= 1; x--) { /* downwards, so r[x - 1] is still the old one */
+        T lo = r[x] < v ? r[x] : v;
+        r[x] = r[x - 1] < lo ? lo : r[x - 1];
+    }
+    r[0] = r[0] < v ? r[0] : v;
+}
+
+/**
+ * How the register merge of E plain keys handles E that is not a power of two, by the count of
+ * comparisons (a comparator is two): merge the first P keys, P the largest power of two <= E, and
+ * insert the other E - P one at a time; or pad to the next power of two with copies of the last
+ * key and drop them afterwards. For E = 17 the first costs 96 and the second 194; for E = 15, 178
+ * and 94.
+ */
+template <int E>
+struct ms_merge_plan {
+    static constexpr int log2(int p) { return p <= 1 ? 0 : 1 + log2(p / 2); }
+    static constexpr int insert_cost(int from, int to) { return from >= to ? 0 : 2 * from + insert_cost(from + 1, to); }
+    static const int up = ms_pow2<E>::value, down = up == E ? E : up / 2;
+    static const bool pad = up * log2(up) + 2 * E < down * log2(down) + insert_cost(down, E);
+};
+
 /**
  * The CF variant's merge in registers, after ms_cf_gather. Read circularly from register
  * k = a_i mod E, the registers hold A's keys ascending, then B's descending (Algorithm 1 puts A
  * key t in register (k + t) mod E and B key m in (k - 1 - m) mod E): a rotated bitonic sequence.
  * For plain keys the thread makes an unowned key the largest value (it then sits between A and
- * B and the sequence stays bitonic), rotates the registers back by k with a barrel shifter
- * (log2 E conditional rotations, static indices only), pads them with the smallest value to a
- * power of two P, and merges with Batcher's bitonic merger (log2 P rounds of P/2 comparators).
- * When E is a power of two, no padding is needed, and a bitonic merger sorts any rotation of a
- * bitonic sequence, so the rotation is skipped. Other keys (kit_kv32) take ms_register_sort by
- * key and origin, which is stable.
+ * B and the sequence stays bitonic) and merges with Batcher's bitonic merger, which sorts any
+ * rotation of a bitonic sequence of a power-of-two length, so the registers are never rotated
+ * back. When E is not a power of two, ms_merge_plan picks one of two ways, both with static
+ * indices only:
+ * - merge the first P registers (they are a rotated bitonic sequence too: dropping keys from one
+ *   keeps it bitonic), then insert each of the other E - P keys into the sorted P, P + 1, ...;
+ * - or copy the last key u into registers E .. P-1 (next to u in the circular order, so the
+ *   sequence stays bitonic), merge all P, and drop the copies: output x is the merged key x when
+ *   it is below u, else the merged key x + P - E.
+ * Other keys (kit_kv32) take ms_register_sort by key and origin, which is stable. FULL says that
+ * count is E: then every key is owned, the origins are not needed, and the compiler drops their
+ * computation in the gather.
  */
-template <typename T, int E>
-__device__ inline void ms_register_merge(T (&key)[E], int (&origin)[E], int count, int k)
+template <typename T, int E, bool FULL = false>
+__device__ inline void ms_register_merge(T (&key)[E], int (&origin)[E], int count)
 {
     if constexpr (ms_plain_key<T>::value) {
-        const int P = ms_pow2<E>::value;
-        T r[P];
+        typedef ms_merge_plan<E> plan;
+        T r[plan::up];
         KIT_UNROLL
         for (int j = 0; j < E; j++)
-            r[j] = origin[j] < count ? key[j] : ms_plain_key<T>::largest();
-        if (P != E) {
+            r[j] = FULL || origin[j] < count ? key[j] : ms_plain_key<T>::largest();
+        if constexpr (plan::pad) {
+            T last = r[E - 1];
             KIT_UNROLL
-            for (int b = 1; b < E; b *= 2) { /* rotate left by b when bit b of k is set */
-                bool on = (k & b) != 0;
-                T moved[E];
-                KIT_UNROLL
-                for (int t = 0; t < E; t++)
-                    moved[t] = r[(t + b) % E];
-                KIT_UNROLL
-                for (int t = 0; t < E; t++)
-                    r[t] = on ? moved[t] : r[t];
-            }
+            for (int j = E; j < plan::up; j++)
+                r[j] = last;
+            ms_bitonic_merge<T, plan::up>(r);
             KIT_UNROLL
-            for (int j = E; j < P; j++)
-                r[j] = ms_plain_key<T>::smallest();
+            for (int x = 0; x < E; x++)
+                key[x] = r[x] < last ? r[x] : r[x + plan::up - E];
+        } else {
+            ms_bitonic_merge<T, plan::down>(r);
+            KIT_UNROLL
+            for (int j = plan::down; j < E; j++)
+                ms_insert(r, j);
+            KIT_UNROLL
+            for (int x = 0; x < E; x++)
+                key[x] = r[x];
         }
-        KIT_UNROLL
-        for (int h = P / 2; h >= 1; h /= 2) {
-            KIT_UNROLL
-            for (int j = 0; j < P; j++)
-                if ((j & h) == 0) {
-                    T lo = r[j + h] < r[j] ? r[j + h] : r[j];
-                    r[j + h] = r[j + h] < r[j] ? r[j] : r[j + h];
-                    r[j] = lo;
-                }
-        }
-        KIT_UNROLL
-        for (int t = 0; t < E; t++)
-            key[t] = r[P - E + t]; /* the pads sort first */
     } else {
-        (void)k;
         ms_register_sort<T, E>(key, origin, count);
     }
+}
+
+/** A barrier between the steps of a merge round: the block's, or only the warp's when every group of threads that merges one pair lies within one warp. */
+__device__ inline void ms_sync(bool in_warp)
+{
+    if (in_warp)
+        __syncwarp();
+    else
+        __syncthreads();
 }
 
 /**
@@ -335,14 +404,17 @@ __device__ inline void ms_register_merge(T (&key)[E], int (&origin)[E], int coun
  * [base, base + region) holds a pair, A's n_a keys and B's n_b keys (A at base, B at base + half
  * for the baseline; the CF layout for MS_CF); the thread owns outputs diag .. diag + count - 1 of
  * the pair (diag a multiple of E, possibly past the pair's end at the end of the input, when it
- * owns none) and leaves them in key[0 .. count).
+ * owns none) and leaves them in key[0 .. count). FULL says that every thread of the block owns E
+ * outputs (a full tile). in_warp says that the threads merging this pair lie within one warp
+ * (block-sort rounds of groups of up to 32 threads); every thread of the block must call this
+ * with the same in_warp.
  */
-template <typename T, int E, int V>
+template <typename T, int E, int V, bool FULL = false>
 __device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int region, int n_a, int n_b, int diag,
-                                      T (&key)[E])
+                                      T (&key)[E], bool in_warp = false)
 {
     int total = n_a + n_b, d = diag < total ? diag : total;
-    int count = total - d < E ? total - d : E;
+    int count = FULL ? E : total - d < E ? total - d : E;
     if (V == MS_BASELINE) {
         int a = ms_co_rank(S + base, n_a, S + base + half, n_b, d);
         ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + d - a, base + half + n_b, count, key);
@@ -353,13 +425,19 @@ __device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int r
            B in the same residue class as the warp's others. */
         __shared__ int split[1024];
         int a = ms_co_rank_cf<T, E>(S, base, region, n_a, n_b, d);
-        int i = (int)threadIdx.x;
-        split[i] = a;
-        __syncthreads();
-        int a_end = (i + 1) * E >= base + region ? n_a : split[i + 1];
+        int i = (int)threadIdx.x, a_end;
+        bool last = (i + 1) * E >= base + region;
+        if (in_warp) { /* the next thread is the next lane: a shuffle, no barrier */
+            int next = __shfl_down_sync(0xffffffffu, a, 1);
+            a_end = last ? n_a : next;
+        } else {
+            split[i] = a;
+            __syncthreads();
+            a_end = last ? n_a : split[i + 1];
+        }
         int origin[E];
         ms_cf_gather<T, E>(S, base, region, a, diag - a, a_end - a, count, key, origin);
-        ms_register_merge<T, E>(key, origin, count, a % E);
+        ms_register_merge<T, E, FULL>(key, origin, count);
     }
 }
 
@@ -368,10 +446,13 @@ template <typename T, int E, int V>
 __device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int g, const T (&key)[E])
 {
     int region = g * E, half = region / 2, base = (i & ~(g - 1)) * E, p0 = i * E - base; /* g is a power of two */
+    /* The thread's keys are all in A or all in B (half is a multiple of E): in the CF layout they
+       go forwards from A's position of key p0, or backwards from B's. */
+    int first = V == MS_BASELINE ? p0 : ms_cf_position(p0, half, region), step = V == MS_BASELINE || p0 < half ? 1 : -1;
     KIT_UNROLL
     for (int t = 0; t < E; t++)
         if (t < count)
-            S[V == MS_BASELINE ? base + p0 + t : ms_slot<E>(base + ms_cf_position(p0 + t, half, region))] = key[t];
+            S[V == MS_BASELINE ? base + first + t : ms_slot<E>(base + first + step * t)] = key[t];
 }
 
 /** The block writes its tile back from the padded exchange, coalesced: E reads of shared memory each, then E stores. */
@@ -381,6 +462,39 @@ __device__ inline void ms_write_tile(kit_shared<T> S, T *out, int len)
     const int u = (int)blockDim.x, i = (int)threadIdx.x;
     for (int x = i; x < len; x += u)
         out[x] = S[ms_exchange_slot<E>(x)];
+}
+
+/**
+ * The block sort's work on thread i's keys, after the tile is in shared memory (padded exchange):
+ * its count keys (tile positions i*E ...) sorted in registers, then the merge rounds, groups of
+ * g = 2, 4, ..., u threads. In the CF variant, while the groups lie within one warp (g <= 32),
+ * each warp reads and writes only its own part of the tile, so the rounds need only the warp's
+ * barriers; the first store needs the block's, as it overwrites the padded exchange. The
+ * baseline keeps the block's barriers: its look-ahead reads one key past its pair, which for a
+ * warp's last group is the next warp's (CUB's block sort also synchronizes the block in every
+ * round). FULL: the tile is full, so every thread owns E keys in every round.
+ */
+template <typename T, int E, int V, bool FULL>
+__device__ inline void ms_block_rounds(kit_shared<T> S, int len, int count, T (&key)[E])
+{
+    const int u = (int)blockDim.x, i = (int)threadIdx.x;
+    int origin[E];
+    KIT_UNROLL
+    for (int t = 0; t < E; t++) {
+        key[t] = S[ms_exchange_slot<E>(FULL || t < count ? i * E + t : 0)];
+        origin[t] = t;
+    }
+    ms_register_sort<T, E, FULL>(key, origin, count);
+    for (int g = 2; g <= u; g *= 2) { /* groups of g threads merge runs of g*E/2 keys */
+        bool in_warp = V == MS_CF && g <= CF_W;
+        ms_sync(in_warp && g > 2);
+        ms_store_for_round<T, E, V>(S, i, FULL ? E : count, g, key);
+        ms_sync(in_warp);
+        int region = g * E, half = region / 2, base = i / g * region;
+        int n_a = len - base < 0 ? 0 : len - base < half ? len - base : half;
+        int n_b = len - base - half < 0 ? 0 : len - base - half < half ? len - base - half : half;
+        ms_merge_share<T, E, V, FULL>(S, base, half, region, n_a, n_b, (i % g) * E, key, in_warp);
+    }
 }
 
 /**
@@ -396,26 +510,23 @@ __global__ void ms_block_sort_kernel(const T *in, T *out, int n)
     const long long start = (long long)blockIdx.x * tile;
     const int len = (int)(n - start < tile ? n - start : tile);
     T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
-    for (int x = i; x < len; x += u)
-        S[ms_exchange_slot<E>(x)] = in[start + x];
+    if (len == tile) { /* a full tile: the E loads of a thread all in flight before its stores */
+        KIT_UNROLL
+        for (int r = 0; r < E; r++)
+            key[r] = in[start + i + r * u];
+        KIT_UNROLL
+        for (int r = 0; r < E; r++)
+            S[ms_exchange_slot<E>(i + r * u)] = key[r];
+    } else {
+        for (int x = i; x < len; x += u)
+            S[ms_exchange_slot<E>(x)] = in[start + x];
+    }
     __syncthreads();
     int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
-    int origin[E];
-    KIT_UNROLL
-    for (int t = 0; t < E; t++) {
-        key[t] = S[ms_exchange_slot<E>(t < count ? i * E + t : 0)];
-        origin[t] = t;
-    }
-    ms_register_sort<T, E>(key, origin, count);
-    for (int g = 2; g <= u; g *= 2) { /* groups of g threads merge runs of g*E/2 keys */
-        __syncthreads();
-        ms_store_for_round<T, E, V>(S, i, count, g, key);
-        __syncthreads();
-        int region = g * E, half = region / 2, base = i / g * region;
-        int n_a = len - base < 0 ? 0 : len - base < half ? len - base : half;
-        int n_b = len - base - half < 0 ? 0 : len - base - half < half ? len - base - half : half;
-        ms_merge_share<T, E, V>(S, base, half, region, n_a, n_b, (i % g) * E, key);
-    }
+    if (len == tile)
+        ms_block_rounds<T, E, V, true>(S, len, count, key);
+    else
+        ms_block_rounds<T, E, V, false>(S, len, count, key);
     __syncthreads();
     KIT_UNROLL
     for (int t = 0; t < E; t++)
@@ -473,13 +584,28 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
     int n_a = a1 - a0, n_b = len - n_a;
     const T *A = in + first + a0, *B = in + first + pair_a + (d0 - a0);
     T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
-    for (int x = i; x < len; x += u) {
-        T v = x < n_a ? A[x] : B[x - n_a];
-        S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = v;
+    if (len == tile) { /* a full tile: the E loads of a thread all in flight before its stores */
+        T v[E];
+        KIT_UNROLL
+        for (int r = 0; r < E; r++) {
+            int x = i + r * u;
+            v[r] = *(x < n_a ? A + x : B + (x - n_a));
+        }
+        KIT_UNROLL
+        for (int r = 0; r < E; r++) {
+            int x = i + r * u;
+            S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = v[r];
+        }
+    } else {
+        for (int x = i; x < len; x += u)
+            S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = x < n_a ? A[x] : B[x - n_a];
     }
     __syncthreads();
     int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
-    ms_merge_share<T, E, V>(S, 0, n_a, tile, n_a, n_b, i * E, key);
+    if (len == tile)
+        ms_merge_share<T, E, V, true>(S, 0, n_a, tile, n_a, n_b, i * E, key);
+    else
+        ms_merge_share<T, E, V, false>(S, 0, n_a, tile, n_a, n_b, i * E, key);
     __syncthreads();
     KIT_UNROLL
     for (int j = 0; j < E; j++)
