@@ -420,8 +420,10 @@ __device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int
 {
     int region = g * E, half = region / 2, base = (i & ~(g - 1)) * E, p0 = i * E - base; /* g is a power of two */
     /* The thread's keys are all in A or all in B (half is a multiple of E): in the CF layout they
-       go forwards from A's position of key p0, or backwards from B's. */
-    int first = V == MS_BASELINE ? p0 : ms_cf_position(p0, half, region), step = V == MS_BASELINE || p0 < half ? 1 : -1;
+       go forwards from key p0's position, or backwards. The direction comes from the positions of
+       the first and the last key, so that a skeleton's constant position stays inside the tile. */
+    int first = V == MS_BASELINE ? p0 : ms_cf_position(p0, half, region);
+    int step = V == MS_BASELINE || ms_cf_position(p0 + E - 1, half, region) >= first ? 1 : -1;
     KIT_UNROLL
     for (int t = 0; t < E; t++)
         if (t < count)

@@ -2,8 +2,9 @@
  * Lab 9 driver: sorts --m generated keys with ms_sort (--alg baseline or cf, --tile E, --threads u)
  * on the GPU or the CPU emulation, and checks the result against the kit's stable sort (with
  * --type kv32 the values tag each key's input position, so stability shows). In the CPU build
- * --trace FILE writes the shared-memory trace of the measured gather (every block-sort round of
- * the first tile) and prints the simulator's count. --serve answers the grader.
+ * --trace FILE writes the shared-memory trace of the measured kernel, every block-sort round of
+ * the first tile (the CF gather, ms_gather_probe, or for --alg baseline the serial merge,
+ * ms_serial_probe), and prints the simulator's count. --serve answers the grader.
  */
 #include <string.h>
 
@@ -116,8 +117,9 @@ int main(int argc, char **argv)
         kit_bank_model model = {CF_W, 4};
         kit_bank_report rep;
         if (rc == 0 && kit_bank_simulate(&model, acc, na, &rep, msg, sizeof msg) == 0) {
-            printf("trace: the gather of every block-sort round of the first tile: %zu shared accesses, "
-                   "%llu load conflicts\n", na, (unsigned long long)rep.load.conflicts);
+            printf("trace: the %s of every block-sort round of the first tile: %zu shared accesses, "
+                   "%llu load conflicts\n", c.variant == MS_BASELINE ? "serial merge" : "gather", na,
+                   (unsigned long long)rep.load.conflicts);
             kit_bank_free(&rep);
         } else {
             rc = -1;

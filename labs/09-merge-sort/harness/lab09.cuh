@@ -142,7 +142,7 @@ static inline int lab09_run(kit_type t, void *keys, int n, lab09_cfg c, char *ms
     return lab09_run_guarded(t, keys, n, c, 0, NULL, msg, len);
 }
 
-/* ---- the measured kernel: the CF gather of the block sort's rounds ---------------------------- */
+/* ---- the measured kernels: the CF gather, or the baseline's serial merge, of the block sort's rounds */
 
 /**
  * The gather alone, the kernel whose conflicts lab 9 is graded on, for block-sort round r (groups
@@ -186,10 +186,45 @@ __global__ void ms_gather_probe(const T *runs, int len, T *out, int r)
             out[(size_t)i * E + origin[j]] = key[j];
 }
 
+/**
+ * The baseline's counterpart of ms_gather_probe, for the driver's --trace: block r plays
+ * block-sort round r as ms_merge_share does for MS_BASELINE, the tile stored blocked (A then B in
+ * each region) and each thread's serial merge (ms_serial_merge, the student's) reading shared
+ * memory; the splits come from searches in global memory, so the serial merges' E + 2 reads per
+ * thread are the only shared-memory loads. Thread i writes its count outputs to
+ * out[r*u*E + i*E ...]. Launch as ms_gather_probe.
+ */
 template <typename T, int E>
-static void lab09_probe_e(const T *d_runs, int len, T *d_out, int u, int rounds)
+__global__ void ms_serial_probe(const T *runs, int len, T *out, int r)
 {
-    void (*kernel)(const T *, int, T *, int) = ms_gather_probe<T, E>;
+    if ((int)blockIdx.x != r)
+        return;
+    kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
+    const int u = (int)blockDim.x, i = (int)threadIdx.x, tile = u * E, g = 2 << r, region = g * E, half = region / 2;
+    runs += (size_t)r * tile;
+    out += (size_t)r * tile;
+    for (int x = i; x <= tile; x += u) /* the tile and the look-ahead's slot after it; past len, copies of the last key */
+        S[x] = runs[x < len ? x : len - 1];
+    __syncthreads();
+    int base = i / g * region;
+    int n_a = len - base < 0 ? 0 : len - base < half ? len - base : half;
+    int n_b = len - base - half < 0 ? 0 : len - base - half < half ? len - base - half : half;
+    int diag = (i % g) * E, d = diag < n_a + n_b ? diag : n_a + n_b;
+    int count = n_a + n_b - d < E ? n_a + n_b - d : E;
+    const T *A = runs + base, *B = A + half;
+    int a = ms_co_rank(A, n_a, B, n_b, d);
+    T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
+    ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + d - a, base + half + n_b, count, key);
+    KIT_UNROLL
+    for (int j = 0; j < E; j++)
+        if (j < count)
+            out[(size_t)i * E + j] = key[j];
+}
+
+template <typename T, int E>
+static void lab09_probe_e(const T *d_runs, int len, T *d_out, int u, int rounds, int variant)
+{
+    void (*kernel)(const T *, int, T *, int) = variant == MS_BASELINE ? ms_serial_probe<T, E> : ms_gather_probe<T, E>;
     size_t bytes = (size_t)ms_shared_elems(u * E) * sizeof(T);
     KIT_ALLOW_SHARED(kernel, bytes);
     for (int r = 0; r < rounds; r++)
@@ -197,10 +232,11 @@ static void lab09_probe_e(const T *d_runs, int len, T *d_out, int u, int rounds)
 }
 
 /**
- * Lab 9's measured kernel: a launch of ms_gather_probe for every block-sort round (groups of
- * g = 2, 4, ..., u threads), each gathering the first tile of keys[0 .. n) with its runs of
- * g*E/2 keys sorted. out (log2(u) tiles of u*E keys, may be NULL) receives what each
- * round's threads gathered, in merge-origin order.
+ * Lab 9's measured kernel: a launch of ms_gather_probe (MS_CF; ms_serial_probe for MS_BASELINE)
+ * for every block-sort round (groups of g = 2, 4, ..., u threads), each reading the first tile
+ * of keys[0 .. n) with its runs of g*E/2 keys sorted. out (log2(u) tiles of u*E keys, may be
+ * NULL) receives what each round's threads read: in merge-origin order for the gather, merged
+ * for the serial merge.
  * @return 0, or -1 when the launch is refused or failed (msg says why)
  */
 template <typename T>
@@ -227,18 +263,19 @@ static int lab09_measure_typed(kit_type t, const T *keys, int n, lab09_cfg c, T 
     CUDA_CHECK(cudaMalloc(&d_out, bytes + 1));
     CUDA_CHECK(cudaMemset(d_out, 0, bytes + 1));
     switch (c.E) {
-    case 5: lab09_probe_e<T, 5>(d_runs, m, d_out, c.u, rounds); break;
-    case 12: lab09_probe_e<T, 12>(d_runs, m, d_out, c.u, rounds); break;
-    case 15: lab09_probe_e<T, 15>(d_runs, m, d_out, c.u, rounds); break;
-    case 16: lab09_probe_e<T, 16>(d_runs, m, d_out, c.u, rounds); break;
-    case 17: lab09_probe_e<T, 17>(d_runs, m, d_out, c.u, rounds); break;
+    case 5: lab09_probe_e<T, 5>(d_runs, m, d_out, c.u, rounds, c.variant); break;
+    case 12: lab09_probe_e<T, 12>(d_runs, m, d_out, c.u, rounds, c.variant); break;
+    case 15: lab09_probe_e<T, 15>(d_runs, m, d_out, c.u, rounds, c.variant); break;
+    case 16: lab09_probe_e<T, 16>(d_runs, m, d_out, c.u, rounds, c.variant); break;
+    case 17: lab09_probe_e<T, 17>(d_runs, m, d_out, c.u, rounds, c.variant); break;
     }
     int rc = 0;
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess)
         e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
-        snprintf(msg, len, "the gather probe (E=%d, u=%d) failed: %s", c.E, c.u, cudaGetErrorString(e));
+        snprintf(msg, len, "the %s probe (E=%d, u=%d) failed: %s", c.variant == MS_BASELINE ? "serial-merge" : "gather", c.E, c.u,
+                 cudaGetErrorString(e));
         rc = -1;
     } else if (out) {
         CUDA_CHECK(cudaMemcpy(out, d_out, bytes, cudaMemcpyDeviceToHost));
