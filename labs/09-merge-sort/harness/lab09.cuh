@@ -145,6 +145,31 @@ static inline int lab09_run(kit_type t, void *keys, int n, lab09_cfg c, char *ms
 /* ---- the measured kernels: the CF gather, or the baseline's serial merge, of the block sort's rounds */
 
 /**
+ * Thread i's share in block-sort round r (groups of g = 2^(r+1) threads) of a tile of len keys,
+ * as ms_block_rounds and ms_merge_share compute it: its pair's region [base, base + region), the
+ * lengths n_a and n_b of the pair's runs, its diagonal diag (unclamped, as ms_merge_share keeps
+ * it) and d (clamped), and the count of outputs it owns.
+ */
+struct lab09_share {
+    int base, half, region, n_a, n_b, diag, d, count;
+};
+template <int E>
+__device__ inline lab09_share lab09_share_of(int i, int r, int len)
+{
+    lab09_share s;
+    int g = 2 << r;
+    s.region = g * E;
+    s.half = s.region / 2;
+    s.base = i / g * s.region;
+    s.n_a = len - s.base < 0 ? 0 : len - s.base < s.half ? len - s.base : s.half;
+    s.n_b = len - s.base - s.half < 0 ? 0 : len - s.base - s.half < s.half ? len - s.base - s.half : s.half;
+    s.diag = (i % g) * E;
+    s.d = s.diag < s.n_a + s.n_b ? s.diag : s.n_a + s.n_b;
+    s.count = s.n_a + s.n_b - s.d < E ? s.n_a + s.n_b - s.d : E;
+    return s;
+}
+
+/**
  * The gather alone, the kernel whose conflicts lab 9 is graded on, for block-sort round r (groups
  * of g = 2^(r+1) threads): it stores runs[r*u*E ...], a tile whose runs of g*E/2 keys are
  * sorted, in that round's CF layout, and each thread gathers its E keys (ms_cf_gather). The
@@ -170,19 +195,15 @@ __global__ void ms_gather_probe(const T *runs, int len, T *out, int r)
         S[ms_slot<E>(base + ms_cf_position(x - base, half, region))] = runs[x < len ? x : len - 1];
     }
     __syncthreads();
-    int base = i / g * region;
-    int n_a = len - base < 0 ? 0 : len - base < half ? len - base : half;
-    int n_b = len - base - half < 0 ? 0 : len - base - half < half ? len - base - half : half;
-    int diag = (i % g) * E, d = diag < n_a + n_b ? diag : n_a + n_b; /* diag unclamped, as ms_merge_share */
-    int count = n_a + n_b - d < E ? n_a + n_b - d : E;
-    const T *A = runs + base, *B = A + half;
-    int a = ms_co_rank(A, n_a, B, n_b, d), a_end = ms_co_rank(A, n_a, B, n_b, d + count);
+    lab09_share h = lab09_share_of<E>(i, r, len);
+    const T *A = runs + h.base, *B = A + h.half;
+    int a = ms_co_rank(A, h.n_a, B, h.n_b, h.d), a_end = ms_co_rank(A, h.n_a, B, h.n_b, h.d + h.count);
     T key[E];
     int origin[E];
-    ms_cf_gather<T, E>(S, base, region, a, diag - a, a_end - a, count, key, origin);
+    ms_cf_gather<T, E>(S, h.base, h.region, a, h.diag - a, a_end - a, h.count, key, origin);
     KIT_UNROLL
     for (int j = 0; j < E; j++)
-        if (origin[j] < count)
+        if (origin[j] < h.count)
             out[(size_t)i * E + origin[j]] = key[j];
 }
 
@@ -200,24 +221,20 @@ __global__ void ms_serial_probe(const T *runs, int len, T *out, int r)
     if ((int)blockIdx.x != r)
         return;
     kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
-    const int u = (int)blockDim.x, i = (int)threadIdx.x, tile = u * E, g = 2 << r, region = g * E, half = region / 2;
+    const int u = (int)blockDim.x, i = (int)threadIdx.x, tile = u * E;
     runs += (size_t)r * tile;
     out += (size_t)r * tile;
     for (int x = i; x <= tile; x += u) /* the tile and the look-ahead's slot after it; past len, copies of the last key */
         S[x] = runs[x < len ? x : len - 1];
     __syncthreads();
-    int base = i / g * region;
-    int n_a = len - base < 0 ? 0 : len - base < half ? len - base : half;
-    int n_b = len - base - half < 0 ? 0 : len - base - half < half ? len - base - half : half;
-    int diag = (i % g) * E, d = diag < n_a + n_b ? diag : n_a + n_b;
-    int count = n_a + n_b - d < E ? n_a + n_b - d : E;
-    const T *A = runs + base, *B = A + half;
-    int a = ms_co_rank(A, n_a, B, n_b, d);
+    lab09_share h = lab09_share_of<E>(i, r, len);
+    const T *A = runs + h.base, *B = A + h.half;
+    int a = ms_co_rank(A, h.n_a, B, h.n_b, h.d);
     T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
-    ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + d - a, base + half + n_b, count, key);
+    ms_serial_merge<T, E>(S, h.base + a, h.base + h.n_a, h.base + h.half + h.d - a, h.base + h.half + h.n_b, h.count, key);
     KIT_UNROLL
     for (int j = 0; j < E; j++)
-        if (j < count)
+        if (j < h.count)
             out[(size_t)i * E + j] = key[j];
 }
 
