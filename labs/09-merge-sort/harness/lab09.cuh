@@ -146,9 +146,9 @@ static inline int lab09_run(kit_type t, void *keys, int n, lab09_cfg c, char *ms
 
 /**
  * Thread i's share in block-sort round r (groups of g = 2^(r+1) threads) of a tile of len keys,
- * as ms_block_rounds and ms_merge_share compute it: its pair's region [base, base + region), the
- * lengths n_a and n_b of the pair's runs, its diagonal diag (unclamped, as ms_merge_share keeps
- * it) and d (clamped), and the count of outputs it owns.
+ * as ms_block_rounds (through ms_round_pair) and ms_merge_share compute it: its pair's region
+ * [base, base + region), the lengths n_a and n_b of the pair's runs, its diagonal diag
+ * (unclamped, as ms_merge_share keeps it) and d (clamped), and the count of outputs it owns.
  */
 struct lab09_share {
     int base, half, region, n_a, n_b, diag, d, count;
@@ -160,9 +160,7 @@ __device__ inline lab09_share lab09_share_of(int i, int r, int len)
     int g = 2 << r;
     s.region = g * E;
     s.half = s.region / 2;
-    s.base = i / g * s.region;
-    s.n_a = len - s.base < 0 ? 0 : len - s.base < s.half ? len - s.base : s.half;
-    s.n_b = len - s.base - s.half < 0 ? 0 : len - s.base - s.half < s.half ? len - s.base - s.half : s.half;
+    ms_round_pair<E>(i, g, len, &s.base, &s.n_a, &s.n_b);
     s.diag = (i % g) * E;
     s.d = s.diag < s.n_a + s.n_b ? s.diag : s.n_a + s.n_b;
     s.count = s.n_a + s.n_b - s.d < E ? s.n_a + s.n_b - s.d : E;

@@ -193,12 +193,6 @@ __global__ void lab09_register_merge_kernel(const int32_t *keys, const int *orig
         out[c * E + j] = key[j];
 }
 
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /*
  * Every rotation k, every n_a and every count from n_a to E (only E when FULL): a thread's A (n_a
  * keys) and B (E - n_a), stored as Algorithm 1 leaves them (A key t in register (k + t) mod E, B
@@ -216,18 +210,16 @@ static int check_register_merge(void)
             *got = (int32_t *)kit_xmalloc((size_t)cases * E * sizeof(int32_t));
     int *origins = (int *)kit_xmalloc((size_t)cases * E * sizeof(int)), *counts = (int *)kit_xmalloc((size_t)cases * sizeof(int));
     const int32_t pool[] = {INT32_MIN, -7, -7, 0, 3, 3, 3, 9, 12, INT32_MAX};
-    uint64_t x = 0x2545F4914F6CDD1DULL;
+    uint64_t rng = 0x2545F4914F6CDD1DULL;
     int c = 0;
     for (int n_a = 0; n_a <= E; n_a++)
         for (int count = FULL ? E : n_a; count <= E; count++)
             for (int k = 0; k < E; k++, c++) {
                 int32_t seq[E]; /* A ascending, then B ascending */
-                for (int j = 0; j < E; j++) {
-                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-                    seq[j] = pool[x % (sizeof pool / sizeof pool[0])];
-                }
-                qsort(seq, (size_t)n_a, sizeof seq[0], cmp_i32);
-                qsort(seq + n_a, (size_t)(E - n_a), sizeof seq[0], cmp_i32);
+                for (int j = 0; j < E; j++)
+                    seq[j] = pool[kit_rng_next(&rng) % (sizeof pool / sizeof pool[0])];
+                kit_sort(KIT_TYPE_I32, seq, (size_t)n_a);
+                kit_sort(KIT_TYPE_I32, seq + n_a, (size_t)(E - n_a));
                 for (int t = 0; t < n_a; t++) {
                     keys[c * E + (k + t) % E] = seq[t];
                     origins[c * E + (k + t) % E] = t;
@@ -239,7 +231,7 @@ static int check_register_merge(void)
                 }
                 counts[c] = count;
                 memcpy(want + c * E, seq, (size_t)count * sizeof seq[0]); /* the owned keys: A, and B's first count - n_a */
-                qsort(want + c * E, (size_t)count, sizeof seq[0], cmp_i32);
+                kit_sort(KIT_TYPE_I32, want + c * E, (size_t)count);
             }
     int32_t *d_keys = (int32_t *)kit_device_copy(keys, (size_t)cases * E * sizeof(int32_t)), *d_out;
     int *d_origins = (int *)kit_device_copy(origins, (size_t)cases * E * sizeof(int)),

@@ -80,7 +80,6 @@ template <>
 struct ms_plain_key<int32_t> {
     static const bool value = true;
     static __device__ int32_t largest() { return INT32_MAX; }
-    static __device__ int32_t smallest() { return INT32_MIN; }
 };
 
 /**
@@ -234,14 +233,21 @@ __device__ inline int ms_co_rank_cf(kit_shared<T> S, int base, int region, int n
     return lo;
 }
 
+/** Min and max of two plain keys, in place: r0 gets the smaller. */
+template <typename T>
+__device__ inline void ms_min_max(T &r0, T &r1)
+{
+    T lo = r1 < r0 ? r1 : r0;
+    r1 = r1 < r0 ? r0 : r1;
+    r0 = lo;
+}
+
 /** One comparator of the register sort: lab 7's cf_compare_exchange, or a min and a max for plain keys. */
 template <typename T>
 __device__ inline void ms_compare_exchange(T &k0, int &o0, T &k1, int &o1, int count)
 {
     if constexpr (ms_plain_key<T>::value) {
-        T lo = k1 < k0 ? k1 : k0;
-        k1 = k1 < k0 ? k0 : k1;
-        k0 = lo;
+        ms_min_max(k0, k1);
     } else {
         cf_compare_exchange(k0, o0, k1, o1, count);
     }
@@ -282,15 +288,6 @@ template <>
 struct ms_pow2<1> {
     static const int value = 1;
 };
-
-/** Min and max of two plain keys, in place: r0 gets the smaller. */
-template <typename T>
-__device__ inline void ms_min_max(T &r0, T &r1)
-{
-    T lo = r1 < r0 ? r1 : r0;
-    r1 = r1 < r0 ? r0 : r1;
-    r0 = lo;
-}
 
 /**
  * Batcher's bitonic merger on r[0 .. P), P a power of two: log2(P) rounds of P/2 comparators. It
@@ -447,8 +444,10 @@ __device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int
 {
     int region = g * E, half = region / 2, base = (i & ~(g - 1)) * E, p0 = i * E - base; /* g is a power of two */
     /* The thread's keys are all in A or all in B (half is a multiple of E): in the CF layout they
-       go forwards from A's position of key p0, or backwards from B's. */
-    int first = V == MS_BASELINE ? p0 : ms_cf_position(p0, half, region), step = V == MS_BASELINE || p0 < half ? 1 : -1;
+       go forwards from key p0's position, or backwards. The direction comes from the positions of
+       the first and the last key, so that a skeleton's constant position stays inside the tile. */
+    int first = V == MS_BASELINE ? p0 : ms_cf_position(p0, half, region);
+    int step = V == MS_BASELINE || ms_cf_position(p0 + E - 1, half, region) >= first ? 1 : -1;
     KIT_UNROLL
     for (int t = 0; t < E; t++)
         if (t < count)
@@ -462,6 +461,20 @@ __device__ inline void ms_write_tile(kit_shared<T> S, T *out, int len)
     const int u = (int)blockDim.x, i = (int)threadIdx.x;
     for (int x = i; x < len; x += u)
         out[x] = S[ms_exchange_slot<E>(x)];
+}
+
+/**
+ * The pair that thread i merges in the block-sort round of groups of g threads, in a tile of len
+ * keys: the first position of its region of g*E slots, and the lengths of its two runs (g*E/2
+ * each in a full tile, fewer or none at the end of the input).
+ */
+template <int E>
+KIT_HD inline void ms_round_pair(int i, int g, int len, int *base, int *n_a, int *n_b)
+{
+    int half = g * E / 2, b = i / g * 2 * half;
+    *base = b;
+    *n_a = len - b < 0 ? 0 : len - b < half ? len - b : half;
+    *n_b = len - b - half < 0 ? 0 : len - b - half < half ? len - b - half : half;
 }
 
 /**
@@ -490,10 +503,9 @@ __device__ inline void ms_block_rounds(kit_shared<T> S, int len, int count, T (&
         ms_sync(in_warp && g > 2);
         ms_store_for_round<T, E, V>(S, i, FULL ? E : count, g, key);
         ms_sync(in_warp);
-        int region = g * E, half = region / 2, base = i / g * region;
-        int n_a = len - base < 0 ? 0 : len - base < half ? len - base : half;
-        int n_b = len - base - half < 0 ? 0 : len - base - half < half ? len - base - half : half;
-        ms_merge_share<T, E, V, FULL>(S, base, half, region, n_a, n_b, (i % g) * E, key, in_warp);
+        int base, n_a, n_b;
+        ms_round_pair<E>(i, g, len, &base, &n_a, &n_b);
+        ms_merge_share<T, E, V, FULL>(S, base, g * E / 2, g * E, n_a, n_b, (i % g) * E, key, in_warp);
     }
 }
 
