@@ -56,7 +56,7 @@ __global__ void bank_micro_load8_stride(int stride, long long *out)
 {
     kit_shared<int> s = KIT_DYNAMIC_SHARED(int);
     bank_micro_fill(s);
-    kit_shared<long long> s8(reinterpret_cast<long long *>(s.raw()));
+    kit_shared<long long> s8 = kit_shared_cast<long long>(s);
     long long v = s8[threadIdx.x * stride];
     out[threadIdx.x] = v;
 }
@@ -66,7 +66,7 @@ __global__ void bank_micro_load8_elems(const int *elems, long long *out)
 {
     kit_shared<int> s = KIT_DYNAMIC_SHARED(int);
     bank_micro_fill(s);
-    kit_shared<long long> s8(reinterpret_cast<long long *>(s.raw()));
+    kit_shared<long long> s8 = kit_shared_cast<long long>(s);
     long long v = s8[elems[threadIdx.x]];
     out[threadIdx.x] = v;
 }

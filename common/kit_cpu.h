@@ -225,23 +225,35 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
  * Runs a grid on the CPU: every block in turn (x fastest, then y, then z),
  * each thread of a block running body() as a coroutine. Sets the error that
  * cudaGetLastError() returns when the configuration is invalid (a zero or
- * over-1024-thread block, over 48 KiB... see kit_cpu.cc) or the block
- * deadlocks (threads waiting at different barriers); a deadlock also prints
- * what each thread was waiting for.
+ * over-1024-thread block, over 227 KiB of dynamic shared memory... see
+ * kit_cpu.cc) or the block deadlocks (threads waiting at different barriers);
+ * a deadlock also prints what each thread was waiting for. A launch from
+ * inside a running kernel ends the process: kernels do not launch kernels.
+ * When file descriptor KIT_TRACE_FD is a pipe (a grader's runner), the launch
+ * and every shared-memory access are written to it (kit_trace.h).
+ * @param[in] name the kernel, as KIT_LAUNCH spells it; it names the launch in traces
  */
-void kit_cpu_launch(dim3 grid, dim3 block, size_t dynamic_shared_bytes, std::function<void()> body);
+void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shared_bytes, std::function<void()> body);
 
-/** The running block's dynamic shared memory (filled with 0xA5 bytes at each block's start). */
-void *kit_cpu_dynamic_shared(void);
+/**
+ * Loads @p size bytes at byte offset @p offset of the running block's dynamic
+ * shared memory into @p out, and records the access. Shared memory is reached
+ * only through this call and kit_cpu_shared_store(): kit_shared holds an offset,
+ * never an address, so no access can escape the trace. An offset outside the
+ * launch's shared memory, or a call outside a kernel, ends the process with a
+ * message, as an illegal address ends a GPU kernel.
+ */
+void kit_cpu_shared_load(int64_t offset, void *out, unsigned size);
 
-/** Records one shared-memory access of the running thread when a trace is on (see kit_shared). */
-void kit_cpu_record(const void *addr, unsigned size, int write);
+/** Stores @p size bytes from @p in at byte offset @p offset of the block's dynamic shared memory, and records it. */
+void kit_cpu_shared_store(int64_t offset, const void *in, unsigned size);
 
-/** Starts a trace: clears it and records every later shared access through kit_shared. */
+/** Starts an in-memory trace (for the kit's own tools and tests): clears it and records every later shared access. */
 void kit_cpu_trace_start(void);
 
 /**
- * Stops the trace.
+ * Stops the in-memory trace. It is a copy for local tools: the grader's
+ * stream (kit_trace.h) is written whatever this trace does.
  * @param[out] out the accesses recorded since kit_cpu_trace_start(), malloc'ed (free it); NULL if none
  * @return their number
  */

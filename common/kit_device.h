@@ -49,57 +49,101 @@ static inline int kit_device_not_implemented(const char *task)
 
 /**
  * A pointer into shared memory. Index it like a plain pointer (s[i] reads
- * and writes, s + k moves it); on the GPU that is all it is. In the CPU
- * build each read and write through it is recorded, with the thread, its
- * access ordinal and the byte offset, so the simulator can count conflicts.
+ * and writes, s + k moves it, kit_shared_cast<U>(s) views it as another
+ * type); on the GPU that is all it is. In the CPU build it holds a byte
+ * offset into the block's shared memory, never an address: every read and
+ * write goes through the emulator, which records it (thread, access ordinal,
+ * byte offset) for the bank-conflict simulator. There is no way to reach
+ * shared memory around it, so the trace the grader counts is complete.
  * Read into a named type (`int x = s[i];`), not into `auto`, which would keep
  * the recording proxy instead of the value.
  * @tparam T the element type
  */
 template <typename T>
-struct kit_shared {
+class kit_shared {
+  public:
     typedef typename std::remove_cv<T>::type value_type; /**< the element type */
-    T *p;                                                 /**< the address in shared memory */
-
-    KIT_HD kit_shared(T *q = nullptr) : p(q) {} /**< wraps the shared-memory address @p q */
 
 #ifdef KIT_CPU
     /** A reference into shared memory that records how it is used. */
-    struct ref {
-        T *q;
-        operator T() const
+    class ref {
+      public:
+        /** Loads the element. */
+        operator value_type() const
         {
-            kit_cpu_record(q, sizeof(T), 0);
-            return *q;
+            value_type v;
+            kit_cpu_shared_load(off_, &v, sizeof v);
+            return v;
         }
-        ref &operator=(const T &v)
+        /** Stores @p v into the element. */
+        ref &operator=(const value_type &v)
         {
-            kit_cpu_record(q, sizeof(T), 1);
-            *q = v;
+            static_assert(!std::is_const<T>::value, "a store through a kit_shared<const T>");
+            kit_cpu_shared_store(off_, &v, sizeof v);
             return *this;
         }
-        ref &operator=(const ref &o) { return *this = static_cast<T>(o); }
-        ref &operator+=(const T &v) { return *this = static_cast<T>(*this) + v; }
-        ref &operator-=(const T &v) { return *this = static_cast<T>(*this) - v; }
+        ref &operator=(const ref &o) { return *this = static_cast<value_type>(o); } /**< copies an element */
+        ref &operator+=(const value_type &v) { return *this = static_cast<value_type>(*this) + v; } /**< adds */
+        ref &operator-=(const value_type &v) { return *this = static_cast<value_type>(*this) - v; } /**< subtracts */
+
+      private:
+        friend class kit_shared;
+        explicit ref(int64_t off) : off_(off) {}
+        int64_t off_;
     };
+
+    kit_shared() : off_(INT64_MIN / 2) {} /**< a null pointer: any access through it fails */
     /** Element @p i, and the element pointed to, as recording references. @{ */
-    ref operator[](ptrdiff_t i) const { return ref{p + i}; }
-    ref operator*() const { return ref{p}; }
+    ref operator[](ptrdiff_t i) const { return ref(at(i)); }
+    ref operator*() const { return ref(off_); }
     /** @} */
-#else
-    /** Element @p i, and the element pointed to. @{ */
-    KIT_HD T &operator[](ptrdiff_t i) const { return p[i]; }
-    KIT_HD T &operator*() const { return *p; }
-    /** @} */
-#endif
     /** Pointer arithmetic, as on a plain pointer. @{ */
-    KIT_HD kit_shared operator+(ptrdiff_t i) const { return kit_shared(p + i); }
-    KIT_HD kit_shared operator-(ptrdiff_t i) const { return kit_shared(p - i); }
-    KIT_HD ptrdiff_t operator-(kit_shared o) const { return p - o.p; }
+    kit_shared operator+(ptrdiff_t i) const { return kit_shared(at(i)); }
+    kit_shared operator-(ptrdiff_t i) const { return kit_shared(at(-i)); }
+    ptrdiff_t operator-(kit_shared o) const { return (ptrdiff_t)((off_ - o.off_) / (int64_t)sizeof(T)); }
     /** @} */
-    /** The raw address; accesses through it are not recorded. */
-    KIT_HD T *raw() const { return p; }
+    /** The block's dynamic shared memory from its start (what KIT_DYNAMIC_SHARED gives). */
+    static kit_shared dynamic() { return kit_shared((int64_t)0); }
+
+  private:
+    template <typename U, typename V>
+    friend kit_shared<U> kit_shared_cast(kit_shared<V> s);
+    explicit kit_shared(int64_t off) : off_(off) {}
+    int64_t at(ptrdiff_t i) const { return off_ + (int64_t)i * (int64_t)sizeof(T); }
+    int64_t off_; /* byte offset in the block's dynamic shared memory */
+#else
+    KIT_HD kit_shared(T *q = nullptr) : p_(q) {} /**< wraps the shared-memory address @p q (GPU build) */
+    /** Element @p i, and the element pointed to. @{ */
+    KIT_HD T &operator[](ptrdiff_t i) const { return p_[i]; }
+    KIT_HD T &operator*() const { return *p_; }
+    /** @} */
+    /** Pointer arithmetic, as on a plain pointer. @{ */
+    KIT_HD kit_shared operator+(ptrdiff_t i) const { return kit_shared(p_ + i); }
+    KIT_HD kit_shared operator-(ptrdiff_t i) const { return kit_shared(p_ - i); }
+    KIT_HD ptrdiff_t operator-(kit_shared o) const { return p_ - o.p_; }
+    /** @} */
+
+  private:
+    template <typename U, typename V>
+    friend KIT_HD kit_shared<U> kit_shared_cast(kit_shared<V> s);
+    T *p_; /* the address in shared memory */
+#endif
 };
+
+/**
+ * The same place in shared memory seen as elements of type U, as a
+ * reinterpret_cast of the pointer would: `kit_shared<int> ranks =
+ * kit_shared_cast<int>(tile + E);`. The address must suit U's alignment.
+ */
+template <typename U, typename V>
+KIT_HD kit_shared<U> kit_shared_cast(kit_shared<V> s)
+{
+#ifdef KIT_CPU
+    return kit_shared<U>(s.off_);
+#else
+    return kit_shared<U>(reinterpret_cast<U *>(s.p_));
+#endif
+}
 
 /**
  * The element type behind a pointer-like type: T for T * and for
@@ -126,7 +170,7 @@ using kit_value_t = typename kit_value<P>::type; /**< the element type behind P 
  * simulator's banks are the hardware's.
  */
 #ifdef KIT_CPU
-#define KIT_DYNAMIC_SHARED(T) kit_shared<T>(reinterpret_cast<T *>(kit_cpu_dynamic_shared()))
+#define KIT_DYNAMIC_SHARED(T) kit_shared<T>::dynamic()
 #else
 extern __shared__ __align__(16) unsigned char kit_dynamic_smem_[];
 #define KIT_DYNAMIC_SHARED(T) kit_shared<T>(reinterpret_cast<T *>(kit_dynamic_smem_))
@@ -147,12 +191,14 @@ extern __shared__ __align__(16) unsigned char kit_dynamic_smem_[];
 /**
  * Launches a kernel: `KIT_LAUNCH(kernel, grid, block, shared_bytes, args...)`.
  * On the GPU it is kernel<<<grid, block, shared_bytes>>>(args...); in the CPU
- * build it runs the grid on the CPU before returning. Check it with
+ * build it runs the grid on the CPU before returning, and the launch is named
+ * by the kernel as written here (`pbs_kernel<T>`), as ncu names it by its
+ * function: name the kernel itself, not a variable that holds it. Check it with
  * CUDA_CHECK_LAUNCH() as any launch.
  */
 #ifdef KIT_CPU
 #define KIT_LAUNCH(kernel, grid, block, shmem, ...) \
-    kit_cpu_launch(dim3(grid), dim3(block), (size_t)(shmem), [&]() { kernel(__VA_ARGS__); })
+    kit_cpu_launch(#kernel, dim3(grid), dim3(block), (size_t)(shmem), [&]() { kernel(__VA_ARGS__); })
 #else
 #define KIT_LAUNCH(kernel, grid, block, shmem, ...) kernel<<<(grid), (block), (shmem)>>>(__VA_ARGS__)
 #endif

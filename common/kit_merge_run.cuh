@@ -102,23 +102,13 @@ static inline int kit_merge_run(const kit_merge_lab *lab, kit_type t, void *A, i
 }
 
 /**
- * Runs the lab's measured kernel for a grader's conflict threshold. The CPU build traces it and
- * writes the trace to "conflicts.trace" in the current folder, for the grader to count; on a GPU
- * the grader runs the runner under ncu, which measures the kernel by name.
+ * Runs the lab's measured kernel for a grader's conflict threshold. The grader finds its launch by
+ * the kernel's name: in the trace stream of the CPU build (kit_trace.h), or through ncu on a GPU.
  */
 static inline void kit_merge_measure(const kit_merge_lab *lab, kit_type t, const void *A, int m, const void *B, int n,
                                      kit_merge_cfg cfg)
 {
-#ifdef KIT_CPU
-    kit_cpu_trace_start();
     lab->measure(t, A, m, B, n, cfg);
-    kit_access *acc;
-    size_t count = kit_cpu_trace_stop(&acc);
-    kit_trace_save("conflicts.trace", acc, count);
-    free(acc);
-#else
-    lab->measure(t, A, m, B, n, cfg);
-#endif
 }
 
 /* The lab whose requests kit_merge_serve answers (kit_serve takes a plain function). */

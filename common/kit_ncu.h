@@ -9,6 +9,11 @@
 extern "C" {
 #endif
 
+/** ncu's exact count of a kernel's shared-memory load bank conflicts (what conflict thresholds compare). */
+#define KIT_NCU_LOAD_CONFLICTS "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+/** ncu's count of a kernel's shared-memory load instructions, warp-level (the simulator's load steps). */
+#define KIT_NCU_LOAD_INSTRUCTIONS "smsp__sass_inst_executed_op_shared_ld.sum"
+
 /** One metric of one profiled kernel launch. */
 typedef struct kit_ncu_row {
     long id;              /**< ncu's launch ID, 0 for the first profiled launch */

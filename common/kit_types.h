@@ -5,6 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/**
+ * The exit status of a program whose memory ran out in one of the kit's allocators (kit_xmalloc,
+ * the CPU emulation's stacks and traces), so that the grader can say "memory limit exceeded".
+ */
+#define KIT_EXIT_NOMEM 87
+
 /** The kit's spelling of `__host__ __device__`; empty for plain C and C++ compilers. */
 #if defined(__CUDACC__)
 #define KIT_HD __host__ __device__

@@ -1,6 +1,8 @@
 /* Runs one spec test through a lab runner and judges the reply against the grader's own reference. */
-#define _GNU_SOURCE /* fchown */
+#define _GNU_SOURCE /* fchown, pipe2 */
+#include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "kit_pbs.h"
 #include "kit_proto.h"
 #include "kit_ref.h"
+#include "kit_trace.h"
 #include "kit_worst.h"
 #include "sandbox.h"
 
@@ -130,6 +133,12 @@ static void judge_sort(const spec_test *t, const void *A, const void *C, check_r
     free(ref);
 }
 
+/*
+ * op=co_rank: R holds (i, passes reported, comparisons counted) for each queried rank. Every test
+ * checks i. A bound test (check=bound) also bounds the comparisons, which the harness counts on
+ * its own keys, and the passes the function reports, which must be consistent with them (a pass
+ * compares at most twice): an out-parameter cannot talk a slow search under the bound.
+ */
 static void judge_co_rank(const spec_test *t, const void *A, const void *B, const int64_t *Q, uint64_t q,
                           const int64_t *R, check_result *out)
 {
@@ -141,20 +150,24 @@ static void judge_co_rank(const spec_test *t, const void *A, const void *B, cons
     }
     kit_co_rank_all(t->type, A, (size_t)t->m, B, (size_t)t->n, ref);
     int bound = kit_co_rank_pass_bound(t->m, t->n);
-    char msg[200];
     set(out, V_PASS, "%s", "pass");
     for (uint64_t x = 0; x < q; x++) {
         int64_t k = Q[x], i = R[3 * x], passes = R[3 * x + 1], comparisons = R[3 * x + 2];
-        if (!t->bound && i != ref[k]) {
-            snprintf(msg, sizeof msg, "co_rank(k=%lld) returned i=%lld, expected %lld (m=%lld, n=%lld)", (long long)k,
-                     (long long)i, (long long)ref[k], t->m, t->n);
-            set(out, V_WRONG, "wrong output: %s", msg);
+        if (i != ref[k]) {
+            set(out, V_WRONG, "wrong output: co_rank(k=%lld) returned i=%lld, expected %lld (m=%lld, n=%lld)",
+                (long long)k, (long long)i, (long long)ref[k], t->m, t->n);
             break;
         }
-        if (t->bound && (passes < 0 || passes > bound || comparisons > 2LL * bound)) {
-            snprintf(msg, sizeof msg, "co_rank(k=%lld) took %lld passes and %lld comparisons; bound %d and %d",
-                     (long long)k, (long long)passes, (long long)comparisons, bound, 2 * bound);
-            set(out, V_WRONG, "over the search bound: %s", msg);
+        if (!t->bound)
+            continue;
+        if (comparisons > 2LL * bound || passes < 1 || passes > bound) {
+            set(out, V_WRONG, "over the search bound: co_rank(k=%lld) took %lld passes and %lld comparisons; "
+                "bound %d and %d", (long long)k, (long long)passes, (long long)comparisons, bound, 2 * bound);
+            break;
+        }
+        if (comparisons > 2 * passes) {
+            set(out, V_WRONG, "co_rank(k=%lld) reports %lld passes but made %lld comparisons (a pass makes at most 2)",
+                (long long)k, (long long)passes, (long long)comparisons);
             break;
         }
     }
@@ -175,7 +188,6 @@ static void judge_pbs(const spec_test *t, const void *keys, const void *queries,
     }
 }
 
-/** @return 1 if @p value meets the test's threshold, with its tolerance. */
 /* Whether a count meets the test's threshold; gpu is 1 when ncu measured it (then gpu_slack applies above N). */
 static int meets(const spec_test *t, long long value, int gpu)
 {
@@ -187,35 +199,110 @@ static int meets(const spec_test *t, long long value, int gpu)
     return value >= t->conflicts - slack && value <= t->conflicts + above;
 }
 
-/* The shared-memory load conflicts of the measured kernel, from ncu's CSV (GPU mode); -1 if none was measured. */
-static long long ncu_conflicts(const char *csv, char *why, size_t len)
+/** What a measurement of the measured kernel came to: its load conflicts and load instructions (warp-level). */
+typedef struct measured {
+    long long conflicts; /**< shared-memory load conflicts */
+    long long loads;     /**< shared-memory load requests: warp-level load instructions */
+} measured;
+
+/* The kernel a conflict threshold measures: the spec's kernel=, else the op's measured kernel. */
+static const char *measured_kernel(const spec_test *t)
 {
-    FILE *f = fopen(csv, "r");
-    kit_ncu_row *rows = NULL;
-    size_t n = 0;
+    if (t->kernel[0])
+        return t->kernel;
+    return strcmp(t->op, "pbs") == 0 ? "pbs_kernel" : strcmp(t->op, "sort") == 0 ? "ms_gather_probe"
+                                                    : strcmp(t->op, "worst") == 0 ? "worst_merge_probe" : ".";
+}
+
+/*
+ * CPU mode: the launches of the measured kernel in the runner's trace stream (kit_trace.h), each
+ * counted by the simulator on its own (32 banks of 4 bytes). Returns 0, or -1 with the reason.
+ */
+static int count_from_stream(const spec_test *t, const char *trace, measured *m, char *why, size_t len)
+{
+    FILE *f = fopen(trace, "rb");
+    kit_trace_run *runs = NULL;
+    size_t nruns = 0, launches = 0;
     char err[160];
-    if (!f || kit_ncu_read(f, &rows, &n, err, sizeof err) != 0) {
-        snprintf(why, len, "%s", f ? err : "ncu wrote no CSV");
+    if (!f || kit_trace_stream_read(f, measured_kernel(t), &runs, &nruns, &launches, err, sizeof err) != 0) {
+        snprintf(why, len, "the trace stream is invalid: %s", f ? err : "the grader could not read it");
         if (f)
             fclose(f);
         return -1;
     }
     fclose(f);
-    long long total = -1;
-    for (size_t x = 0; x < n; x++)
-        if (strcmp(rows[x].metric, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") == 0)
-            total = (total < 0 ? 0 : total) + (long long)rows[x].value;
-    if (total < 0)
-        snprintf(why, len, "ncu measured no launch of the kernel");
+    int rc = 0;
+    m->conflicts = m->loads = 0;
+    if (nruns == 0) {
+        snprintf(why, len, "the measured kernel %s was never launched (%zu other launches)", measured_kernel(t), launches);
+        rc = -1;
+    }
+    for (size_t r = 0; rc == 0 && r < nruns; r++) {
+        kit_bank_model model = {32, 4};
+        kit_bank_report rep;
+        if (kit_bank_simulate(&model, runs[r].acc, runs[r].n, &rep, err, sizeof err) != 0) {
+            snprintf(why, len, "the simulator refused launch %zu of %.40s: %.100s", r + 1, runs[r].launch.name, err);
+            rc = -1;
+            break;
+        }
+        m->conflicts += (long long)rep.load.conflicts;
+        m->loads += (long long)rep.load.steps;
+        kit_bank_free(&rep);
+    }
+    kit_trace_runs_free(runs, nruns);
+    return rc;
+}
+
+/* GPU mode: ncu's CSV for the measured kernel's launches. Returns 0, or -1 with the reason. */
+static int count_from_ncu(const spec_test *t, const check_env *env, const char *csv, const char *err_path, measured *m,
+                          char *why, size_t len)
+{
+    if (!env->ncu) {
+        snprintf(why, len, "not measured: %s", env->ncu_why ? env->ncu_why : "no ncu");
+        return -1;
+    }
+    char line[400];
+    FILE *e = fopen(err_path, "r");
+    int no_counters = 0;
+    while (e && fgets(line, sizeof line, e))
+        no_counters |= strstr(line, "ERR_NVGPUCTRPERM") != NULL;
+    if (e)
+        fclose(e);
+    if (no_counters) {
+        snprintf(why, len, "not measured: ERR_NVGPUCTRPERM, the GPU's counters are not readable");
+        return -1;
+    }
+    FILE *f = fopen(csv, "r");
+    kit_ncu_row *rows = NULL;
+    size_t n = 0;
+    char err[160];
+    if (!f || kit_ncu_read(f, &rows, &n, err, sizeof err) != 0) {
+        snprintf(why, len, "not measured: %s", f ? err : "ncu wrote no CSV");
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    fclose(f);
+    int seen = 0;
+    m->conflicts = m->loads = 0;
+    for (size_t x = 0; x < n; x++) {
+        if (strcmp(rows[x].metric, KIT_NCU_LOAD_CONFLICTS) == 0) {
+            m->conflicts += (long long)rows[x].value;
+            seen = 1;
+        } else if (strcmp(rows[x].metric, KIT_NCU_LOAD_INSTRUCTIONS) == 0) {
+            m->loads += (long long)rows[x].value;
+        }
+    }
     free(rows);
-    return total;
+    if (!seen)
+        snprintf(why, len, "not measured: ncu measured no launch of the kernel %s", measured_kernel(t));
+    return seen ? 0 : -1;
 }
 
 /*
- * Checks the test's conflict threshold, after the output was found right. CPU mode: the runner
- * wrote the measured kernel's shared-memory trace, and the grader counts its load conflicts with
- * the simulator, in its own process. GPU mode: ncu measured the kernel. A count that could not be
- * had (no ncu, counters not readable) is reported as "not measured", never as zero.
+ * Checks the test's conflict threshold, after the output was found right. A count that could not
+ * be had fails the test with its reason: a kernel that was not measured, or that loaded nothing
+ * from shared memory, never passes a threshold.
  */
 static void judge_conflicts(const spec_test *t, const check_env *env, const char *trace, const char *csv,
                             const char *err_path, check_result *out)
@@ -223,66 +310,40 @@ static void judge_conflicts(const spec_test *t, const check_env *env, const char
     if (!t->conflict_cmp || out->v != V_PASS)
         return;
     const char *op = t->conflict_cmp == '<' ? "<=" : t->conflict_cmp == '>' ? ">=" : "==";
-    char tol[32] = "";
+    char tol[32] = "", how[96], why[240] = "";
     if (t->tolerance_pct)
         snprintf(tol, sizeof tol, " (+-%d%%)", t->tolerance_pct);
     if (t->gpu_slack && !env->simulated)
         snprintf(tol + strlen(tol), sizeof tol - strlen(tol), " (+%lld on a GPU)", t->gpu_slack);
-    long long value = -1;
-    char how[96], why[200] = "";
-    if (env->simulated) {
-        snprintf(how, sizeof how, "simulated");
-        FILE *f = fopen(trace, "r");
-        kit_access *acc = NULL;
-        size_t n = 0;
-        char err[160];
-        if (!f || kit_trace_read(f, &acc, &n, err, sizeof err) != 0) {
-            set(out, V_WRONG, "no readable shared-memory trace (%s)", f ? err : "the runner wrote none");
-            if (f)
-                fclose(f);
-            return;
-        }
-        fclose(f);
-        kit_bank_model model = {32, 4};
-        kit_bank_report r;
-        if (kit_bank_simulate(&model, acc, n, &r, err, sizeof err) != 0) {
-            set(out, V_WRONG, "the shared-memory trace is invalid: %s", err);
-            free(acc);
-            return;
-        }
-        value = (long long)r.load.conflicts;
-        kit_bank_free(&r);
-        free(acc);
-    } else if (!env->ncu) {
-        set(out, V_PASS, "pass (bank conflicts not measured: %s)", env->ncu_why ? env->ncu_why : "no ncu");
+    measured m;
+    int rc = env->simulated ? count_from_stream(t, trace, &m, why, sizeof why)
+                            : count_from_ncu(t, env, csv, err_path, &m, why, sizeof why);
+    if (rc != 0) {
+        set(out, V_WRONG, "bank conflicts not counted: %s", why);
         return;
-    } else {
-        char line[400] = "";
-        FILE *e = fopen(err_path, "r");
-        int no_counters = 0;
-        while (e && fgets(line, sizeof line, e))
-            no_counters |= strstr(line, "ERR_NVGPUCTRPERM") != NULL;
-        if (e)
-            fclose(e);
-        if (no_counters) {
-            set(out, V_PASS, "pass (bank conflicts not measured: ERR_NVGPUCTRPERM, the GPU's counters are not readable)");
-            return;
-        }
-        value = ncu_conflicts(csv, why, sizeof why);
-        if (value < 0) {
-            set(out, V_PASS, "pass (bank conflicts not measured: %s)", why);
-            return;
-        }
-        snprintf(how, sizeof how, "measured by ncu%s%s", env->arch ? " on " : "", env->arch ? env->arch : "");
     }
-    out->conflicts = value;
+    if (env->simulated)
+        snprintf(how, sizeof how, "simulated");
+    else
+        snprintf(how, sizeof how, "measured by ncu%s%s", env->arch ? " on " : "", env->arch ? env->arch : "");
+    out->conflicts = m.conflicts;
+    if (m.loads == 0) {
+        set(out, V_WRONG, "the measured kernel %s made no shared-memory loads (%s): its data must go through shared memory",
+            measured_kernel(t), how);
+        return;
+    }
+    if (m.loads < t->min_loads) {
+        set(out, V_WRONG, "the measured kernel %s made %lld shared-memory load requests, fewer than the %lld its "
+            "algorithm makes (%s)", measured_kernel(t), m.loads, t->min_loads, how);
+        return;
+    }
     char note[96] = "";
     if (!env->simulated && t->arch[0] && env->arch && strcmp(t->arch, env->arch) != 0)
         snprintf(note, sizeof note, "; calibrated on %s", t->arch);
-    if (meets(t, value, !env->simulated))
-        set(out, V_PASS, "pass (bank conflicts %lld %s %lld%s, %s%s)", value, op, t->conflicts, tol, how, note);
+    if (meets(t, m.conflicts, !env->simulated))
+        set(out, V_PASS, "pass (bank conflicts %lld %s %lld%s, %s%s)", m.conflicts, op, t->conflicts, tol, how, note);
     else
-        set(out, V_WRONG, "bank conflicts %lld, not %s %lld%s (%s%s)", value, op, t->conflicts, tol, how, note);
+        set(out, V_WRONG, "bank conflicts %lld, not %s %lld%s (%s%s)", m.conflicts, op, t->conflicts, tol, how, note);
 }
 
 /*
@@ -321,6 +382,158 @@ static void judge_worst(const spec_test *t, const int64_t *R, check_result *out)
         set(out, V_PASS, "pass (simulated cost %llu >= theorem %ld)", (unsigned long long)c.cost, bound);
     else
         set(out, V_WRONG, "simulated cost %llu, below the theorem's %ld (w = %d, E = %d)", (unsigned long long)c.cost, bound, w, E);
+}
+
+void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int cpu, const char *const *writable)
+{
+    lim->isolate = box->isolate;
+    lim->seccomp = box->seccomp;
+    lim->hide = box->hide;
+    lim->writable = compiling ? writable : NULL;
+    lim->mem_bytes = compiling ? box->compile_mem_bytes : cpu ? box->run_mem_bytes : 0;
+}
+
+/* The runner's command line: the runner itself, under ncu when a GPU test measures a kernel, or under compute-sanitizer. */
+static void runner_argv(const spec_test *t, const check_env *env, int measured, char *csv, char *sanitizer_log,
+                        char *kernel_filter, size_t filter_len, char **argv)
+{
+    int argc = 0;
+    if (measured && !env->simulated && env->ncu) {
+        /* ncu measures the lab's kernel. With --log-file its own notes go to the log, not to stdout,
+           where the reply goes. (--quiet makes ncu 2025.3 exit 1 here, so it is not used.) */
+        snprintf(kernel_filter, filter_len, "regex:%s", measured_kernel(t));
+        argv[argc++] = (char *)env->ncu;
+        argv[argc++] = (char *)"--csv";
+        argv[argc++] = (char *)"--log-file";
+        argv[argc++] = csv;
+        argv[argc++] = (char *)"--metrics";
+        argv[argc++] = (char *)KIT_NCU_LOAD_CONFLICTS "," KIT_NCU_LOAD_INSTRUCTIONS;
+        argv[argc++] = (char *)"--kernel-name";
+        argv[argc++] = kernel_filter;
+    } else if (env->sanitizer) {
+        /* compute-sanitizer's report goes to a log, not to stdout, where the reply goes. */
+        argv[argc++] = (char *)env->sanitizer;
+        argv[argc++] = (char *)"--log-file";
+        argv[argc++] = sanitizer_log;
+        argv[argc++] = (char *)"--error-exitcode";
+        argv[argc++] = (char *)"86";
+    }
+    argv[argc++] = (char *)env->runner;
+    argv[argc++] = (char *)"--serve";
+    argv[argc] = NULL;
+}
+
+/* The most trace bytes a test may stream: 64 records (24 bytes each) per key or query, plus 64 MiB. */
+static long long trace_cap(const spec_test *t, size_t m, size_t n)
+{
+    return (long long)(m + n + (size_t)t->threads * (size_t)(t->tile + 2)) * 64 * 24 + (64LL << 20);
+}
+
+/* What the drain thread needs: the pipe's read end, the file it fills, and the cap. */
+typedef struct drain {
+    int from;
+    FILE *to;
+    long long cap, got;
+    int failed;
+} drain;
+
+/* Copies the runner's trace stream into the grader's file until the pipe closes, past the cap only counting. */
+static void *drain_main(void *arg)
+{
+    drain *d = arg;
+    char buf[1 << 16];
+    for (ssize_t r; (r = read(d->from, buf, sizeof buf)) != 0;) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            d->failed = 1;
+            break;
+        }
+        if (d->got + r <= d->cap && fwrite(buf, 1, (size_t)r, d->to) != (size_t)r)
+            d->failed = 1;
+        d->got += r;
+    }
+    return NULL;
+}
+
+/*
+ * Runs argv in the sandbox. With a trace path (CPU mode), the runner gets the write end of a pipe
+ * as KIT_TRACE_FD and a thread of ours copies what comes through into that file, which only the
+ * grader can open: the runner can add to the stream, never take anything back.
+ * Returns 0 when res describes the run, -1 when it could not be started.
+ */
+static int drained_run(char *const argv[], sb_limits *lim, const char *trace, long long cap, sb_result *res)
+{
+    if (!trace)
+        return sb_run(argv, lim, res);
+    int fds[2];
+    FILE *to = fopen(trace, "wb");
+    if (!to || pipe2(fds, O_CLOEXEC) != 0) {
+        if (to)
+            fclose(to);
+        return -1;
+    }
+    drain d = {fds[0], to, cap, 0, 0};
+    pthread_t thread;
+    int rc = -1;
+    if (pthread_create(&thread, NULL, drain_main, &d) == 0) {
+        lim->trace_fd = fds[1];
+        rc = sb_run(argv, lim, res);
+        close(fds[1]); /* the runner and all it started are gone: the thread now reads to the end */
+        pthread_join(thread, NULL);
+    } else {
+        close(fds[1]);
+    }
+    close(fds[0]);
+    if (fclose(to) != 0 || d.failed || d.got > d.cap) {
+        FILE *f = fopen(trace, "wb"); /* an empty stream judges as invalid, with this note */
+        if (f) {
+            fprintf(f, "%s", d.got > d.cap ? "TOO LARGE" : "LOST");
+            fclose(f);
+        }
+    }
+    return rc;
+}
+
+/*
+ * How the run ended, when that decides the test: a timeout, the memory limit, a crash, a sanitizer
+ * finding. Sets out and returns -1 then; returns 0 when the reply is there to judge. For hidden
+ * tests no text of the runner's (its stderr) is quoted: it has seen the hidden input.
+ */
+static int judge_run(const spec_test *t, const check_env *env, const sb_result *run, const sb_limits *lim, int measured,
+                     const char *err_path, const char *sanitizer_log, check_result *out)
+{
+    char how[160], line[160] = "";
+    sb_describe(run, lim, how, sizeof how);
+    if (run->kind == SB_TIMEOUT || (run->kind == SB_SIGNALED && run->code == SIGXCPU)) {
+        set(out, V_TIMEOUT, "%s", how);
+        return -1;
+    }
+    if (lim->mem_bytes && sb_hit_memory_limit(run, lim, err_path)) {
+        set(out, V_CRASH, "memory limit %lld MiB exceeded", lim->mem_bytes >> 20);
+        return -1;
+    }
+    if (env->sanitizer && !(measured && !env->simulated && env->ncu) && run->kind == SB_EXITED && run->code == 86) {
+        /* The report's first finding, such as "Invalid __global__ write of size 4 bytes", not its banner. */
+        FILE *log = fopen(sanitizer_log, "r");
+        char text[160];
+        while (log && fgets(text, sizeof text, log))
+            if (!line[0] && (strstr(text, "Invalid") || strstr(text, "rror") || strstr(text, "Hazard"))) {
+                text[strcspn(text, "\r\n")] = '\0';
+                snprintf(line, sizeof line, "%s", text + strspn(text, "= "));
+            }
+        if (log)
+            fclose(log);
+        set(out, V_CRASH, "compute-sanitizer found errors%s%s", line[0] && !t->hidden ? ": " : "", t->hidden ? "" : line);
+        return -1;
+    }
+    if (run->kind != SB_EXITED || run->code != 0) {
+        if (!t->hidden)
+            first_line(err_path, line, sizeof line);
+        set(out, run->kind == SB_ERROR ? V_ERROR : V_CRASH, "%s%s%s", how, line[0] ? ": " : "", line);
+        return -1;
+    }
+    return 0;
 }
 
 void check_test(const spec_test *t, const check_env *env, check_result *out)
@@ -387,7 +600,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     remove(sanitizer_log);
     /* The runner, ncu or compute-sanitizer may run as another user (the grader as root runs tests as
        nobody): give each file they write an empty one of their own, in a folder they cannot create in. */
-    const char *prepared[2] = {measured ? (env->simulated ? trace : csv) : NULL, env->sanitizer ? sanitizer_log : NULL};
+    const char *prepared[2] = {measured && !env->simulated ? csv : NULL, env->sanitizer ? sanitizer_log : NULL};
     for (int x = 0; x < 2; x++) {
         if (!prepared[x])
             continue;
@@ -443,12 +656,6 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.timeout_s = t->timeout_s > 0 ? t->timeout_s : env->timeout_s;
     lim.cpu_s = (long)lim.timeout_s + 1;
     lim.file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
-    if (measured) /* the trace: at most 48 reads per key or query, and a tile per block, 32 bytes a line */
-        lim.file_bytes += (long long)((m + n) * 48 + (uint64_t)t->blocks * (m + 64 + (uint64_t)t->threads * 40)) * 32;
-    if (measured && is_worst) /* lab 8's merge: E + 1 stores and E + 2 loads a thread */
-        lim.file_bytes += (long long)t->threads * (2 * t->tile + 3) * 32;
-    if (measured && is_sort) /* lab 9's gather: a store and a read per key of a tile, in each of up to 10 rounds */
-        lim.file_bytes += (long long)t->threads * t->tile * 2 * 10 * 32;
     if (measured && !env->simulated)
         lim.timeout_s *= 4; /* ncu replays the kernel */
     lim.cwd = env->workdir;
@@ -459,66 +666,17 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.stdin_path = req_path;
     lim.stdout_path = res_path;
     lim.stderr_path = err_path;
-    char *argv[16];
-    int argc = 0;
-    char kernel_filter[80];
-    if (measured && !env->simulated && env->ncu) {
-        /* ncu measures the lab's kernel. With --log-file its own notes go to the log, not to stdout,
-           where the reply goes. (--quiet makes ncu 2025.3 exit 1 here, so it is not used.) */
-        snprintf(kernel_filter, sizeof kernel_filter, "regex:%s",
-                 t->kernel[0] ? t->kernel : is_pbs ? "pbs_kernel" : is_sort ? "ms_gather_probe" : is_worst ? "worst_merge_probe" : ".");
-        argv[argc++] = (char *)env->ncu;
-        argv[argc++] = (char *)"--csv";
-        argv[argc++] = (char *)"--log-file";
-        argv[argc++] = csv;
-        argv[argc++] = (char *)"--metrics";
-        argv[argc++] = (char *)"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
-        argv[argc++] = (char *)"--kernel-name";
-        argv[argc++] = kernel_filter;
-    } else if (env->sanitizer) {
-        /* compute-sanitizer's report goes to a log, not to stdout, where the reply goes. */
-        argv[argc++] = (char *)env->sanitizer;
-        argv[argc++] = (char *)"--log-file";
-        argv[argc++] = sanitizer_log;
-        argv[argc++] = (char *)"--error-exitcode";
-        argv[argc++] = (char *)"86";
-    }
-    argv[argc++] = (char *)env->runner;
-    argv[argc++] = (char *)"--serve";
-    argv[argc] = NULL;
+    sandbox_apply(&env->box, &lim, 0, env->simulated, NULL);
+    char *argv[16], kernel_filter[80];
+    runner_argv(t, env, measured, csv, sanitizer_log, kernel_filter, sizeof kernel_filter, argv);
     sb_result run;
-    if (sb_run(argv, &lim, &run) != 0) {
-        set(out, V_ERROR, "%s", "grader could not fork");
+    /* CPU mode: the runner streams its launches and shared accesses to us on fd 3 (kit_trace.h) */
+    if (drained_run(argv, &lim, env->simulated ? trace : NULL, trace_cap(t, m, n), &run) != 0) {
+        set(out, V_ERROR, "%s", "grader could not start the runner");
         goto done;
     }
-    char how[160], line[160];
-    sb_describe(&run, &lim, how, sizeof how);
-    if (run.kind == SB_TIMEOUT || (run.kind == SB_SIGNALED && run.code == SIGXCPU)) {
-        set(out, V_TIMEOUT, "%s", how);
+    if (judge_run(t, env, &run, &lim, measured, err_path, sanitizer_log, out) != 0)
         goto done;
-    }
-    if (env->sanitizer && !(measured && !env->simulated && env->ncu) && run.kind == SB_EXITED && run.code == 86) {
-        /* The report's first finding, such as "Invalid __global__ write of size 4 bytes", not its banner. */
-        line[0] = '\0';
-        FILE *log = fopen(sanitizer_log, "r");
-        char text[160];
-        while (log && fgets(text, sizeof text, log))
-            if (!line[0] && (strstr(text, "Invalid") || strstr(text, "rror") || strstr(text, "Hazard"))) {
-                text[strcspn(text, "\r\n")] = '\0';
-                snprintf(line, sizeof line, "%s", text + strspn(text, "= "));
-            }
-        if (log)
-            fclose(log);
-        set(out, V_CRASH, "compute-sanitizer found errors%s%s", line[0] ? ": " : "", line);
-        goto done;
-    }
-    if (run.kind != SB_EXITED || run.code != 0) {
-        first_line(err_path, line, sizeof line);
-        char msg[400];
-        snprintf(msg, sizeof msg, "%s%s%s", how, line[0] ? ": " : "", line);
-        set(out, run.kind == SB_ERROR ? V_ERROR : V_CRASH, "%s", msg);
-        goto done;
-    }
 
     kit_res got;
     char err[160];
@@ -531,6 +689,8 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
             f ? " (does the code print to stdout? the reply goes there)" : "");
         goto done;
     }
+    if (t->hidden) /* the runner saw the hidden input: none of its words reach a report */
+        snprintf(got.note, sizeof got.note, "%s", "(the runner's note is not shown for hidden tests)");
     if (got.status == KIT_RES_NOT_IMPLEMENTED) {
         set(out, V_NOT_ATTEMPTED, "not attempted (not implemented: %s)", got.note);
         goto done;

@@ -2,6 +2,7 @@
 #ifndef CHECK_H
 #define CHECK_H
 
+#include "sandbox.h"
 #include "spec.h"
 
 /** The outcome class of a test or task; the gradebook and the self-tests read these names. */
@@ -25,6 +26,18 @@ typedef struct check_result {
     long long conflicts; /**< the measured kernel's shared-memory load conflicts, or -1 if none were counted */
 } check_result;
 
+/**
+ * How the grader contains every compile and every test: chosen once from the options and the
+ * machine (root or not, namespaces or not), applied to each sandboxed run by sandbox_apply().
+ */
+typedef struct sandbox_policy {
+    long long run_mem_bytes;     /**< a CPU-mode runner's address space (RLIMIT_AS), 0 for none */
+    long long compile_mem_bytes; /**< the compiler's address space, 0 for none */
+    int isolate;                 /**< run in namespaces of its own (sb_limits.isolate) */
+    int seccomp;                 /**< install the outer seccomp filter (sb_limits.seccomp) */
+    const char *const *hide;     /**< paths no submission may see: the kit's solutions/ and grader/, the batch folder */
+} sandbox_policy;
+
 /** Where and how tests run. */
 typedef struct check_env {
     const char *runner;   /**< the compiled runner */
@@ -38,7 +51,16 @@ typedef struct check_env {
     const char *ncu_why;  /**< why there is no ncu, for the "not measured" note */
     const char *arch;     /**< the GPU's architecture, for example sm_90, or NULL */
     const char *sanitizer; /**< compute-sanitizer, to run every GPU test under it (--sanitize), or NULL */
+    sandbox_policy box;   /**< how every run is contained */
 } check_env;
+
+/**
+ * Puts the policy into one run's limits. @p compiling picks the compiler's memory limit, which
+ * may also write @p writable (NULL-terminated: its output folder); a runner writes nothing, and
+ * gets the memory limit only in CPU mode (@p cpu), since the CUDA runtime reserves far more
+ * address space than it uses.
+ */
+void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int cpu, const char *const *writable);
 
 /**
  * Generates the test's input, runs the runner on it in the sandbox, and

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "build.h"
 #include "check.h"
 #include "kit_timer.h"
 #include "report.h"
@@ -49,6 +50,9 @@ typedef struct options {
     const char *libkit;       /* the kit's library for GPU builds */
     const char *libkit_cpu;   /* the kit's library for CPU builds (the emulation) */
     const char *cxx;          /* the C++ compiler of CPU builds */
+    const char *cxx_path;     /* ...found: it also preprocesses every submission for the source check */
+    int memory_mib;           /* a CPU-mode test's memory (address space) limit */
+    sandbox_policy box;       /* how compiles and tests are contained */
     const char *mode;         /* "gpu", "cpu" or "auto" */
     const char *work;         /* where scratch folders go */
     int keep;                 /* keep scratch folders */
@@ -110,6 +114,7 @@ static void usage(FILE *f, const char *prog)
             "  --work DIR            where scratch folders go (default KIT/build/grade)\n"
             "  --keep                keep the scratch folders\n"
             "  --nproc N             processes and threads a test may start (default 64)\n"
+            "  --memory MIB          memory limit of a test in CPU mode, in MiB (default 1024); compiles get 4x\n"
             "  --sandbox-user NAME   when run as root, compile and run submissions as this user (default nobody);\n"
             "                        'root' keeps root, which no limit on processes then holds\n"
             "  --ncu PATH            Nsight Compute, which measures conflicts in GPU mode (default ncu found in PATH)\n"
@@ -138,6 +143,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->mode = "auto";
     o->cxx = "g++";
     o->nproc = 64;
+    o->memory_mib = 1024;
     o->sandbox_user = "nobody";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -204,6 +210,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->work = v;
         } else if (strcmp(a, "--nproc") == 0) {
             bad = parse_int(v, 1, 100000, &o->nproc);
+        } else if (strcmp(a, "--memory") == 0) {
+            bad = parse_int(v, 64, 1 << 20, &o->memory_mib);
         } else if (strcmp(a, "--sandbox-user") == 0) {
             o->sandbox_user = v;
         } else if (strcmp(a, "--calibrate") == 0) {
@@ -246,6 +254,30 @@ static int parse_options(int argc, char **argv, options *o)
         }
     }
     return 0;
+}
+
+/*
+ * How submissions are contained: memory limits always; namespaces and the outer seccomp filter
+ * where the sandbox can set them up (it says once what it could not). The kit's solutions/ and
+ * grader/ and the batch folder are hidden from every compile and test.
+ */
+static void set_policy(options *o)
+{
+    static char solutions[4200], grader_dir[4200], batch[4200];
+    static const char *hide[4];
+    int n = 0;
+    fmt(solutions, sizeof solutions, "%s/solutions", o->kit);
+    fmt(grader_dir, sizeof grader_dir, "%s/grader", o->kit);
+    hide[n++] = solutions;
+    hide[n++] = grader_dir;
+    if (o->batch && realpath(o->batch, batch))
+        hide[n++] = batch;
+    hide[n] = NULL;
+    o->box.run_mem_bytes = (long long)o->memory_mib << 20;
+    o->box.compile_mem_bytes = (long long)o->memory_mib << 22;
+    o->box.isolate = 1;
+    o->box.seccomp = 1;
+    o->box.hide = hide;
 }
 
 /* Finds a program: a path as given, or a name looked up in PATH, else in `fallback` (may be NULL). */
@@ -419,25 +451,41 @@ static int load_spec(const char *kit, const char *lab, spec_lab *spec, char *err
 }
 
 /*
- * Copies one submitted file into the scratch folder. It must be a regular
- * file (not a link, device or folder) of at most MAX_FILE_BYTES.
- * Returns 0, or -1 with a reason.
+ * Opens a submitted file, refusing a link at any component below the submission folder: the lab
+ * folder and the file are each opened with O_NOFOLLOW, relative to the folder above them, so no
+ * component can lead outside the submission. Returns the descriptor, or -1 with a reason.
  */
-static int copy_submitted(const char *from, const char *to, char *why, size_t len)
+static int open_submitted(const char *submission, const char *lab, const char *file, char *why, size_t len)
 {
-    int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    int root = open(submission, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int dir = root < 0 ? -1 : openat(root, lab, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int in = dir < 0 ? -1 : openat(dir, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
-    if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (root >= 0 && dir < 0)
+        fmt(why, len, "%s", errno == ELOOP || errno == ENOTDIR ? "the lab folder is a link or not a folder" : "missing");
+    else if (dir >= 0 && in < 0)
+        fmt(why, len, "%s", errno == ELOOP ? "a symbolic link, not a regular file" : "missing or not a regular file");
+    else if (in >= 0 && (fstat(in, &st) != 0 || !S_ISREG(st.st_mode))) {
         fmt(why, len, "missing or not a regular file");
-        if (in >= 0)
-            close(in);
-        return -1;
-    }
-    if (st.st_size > MAX_FILE_BYTES) {
+        close(in);
+        in = -1;
+    } else if (in >= 0 && st.st_size > MAX_FILE_BYTES) {
         fmt(why, len, "larger than %d bytes", MAX_FILE_BYTES);
         close(in);
-        return -1;
+        in = -1;
     }
+    if (root < 0)
+        fmt(why, len, "the submission folder cannot be opened");
+    if (dir >= 0)
+        close(dir);
+    if (root >= 0)
+        close(root);
+    return in;
+}
+
+/* Copies an opened file into the scratch folder; returns 0, or -1 with a reason. */
+static int copy_to(int in, const char *to, char *why, size_t len)
+{
     int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     char buf[65536];
     ssize_t got;
@@ -452,98 +500,12 @@ static int copy_submitted(const char *from, const char *to, char *why, size_t le
     return rc;
 }
 
-/* The first line of the compiler's log that says "error" (or the linker's "undefined reference"), else its first line. */
-static void compile_error_line(const char *log, char *buf, size_t len)
+/* Copies submission/lab/file into the scratch folder: a regular file of at most MAX_FILE_BYTES, reached without links. */
+static int copy_submitted(const char *submission, const char *lab, const char *file, const char *to, char *why,
+                          size_t len)
 {
-    FILE *f = fopen(log, "r");
-    char line[512], first[512] = "";
-    buf[0] = '\0';
-    if (!f)
-        return;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!first[0])
-            fmt(first, sizeof first, "%s", line);
-        if (strstr(line, "error") || strstr(line, "undefined reference")) {
-            const char *base = strstr(line, "/scratch/"); /* shorten the scratch path */
-            fmt(buf, len, "%s", base ? base + 9 : line);
-            fclose(f);
-            return;
-        }
-    }
-    fclose(f);
-    fmt(buf, len, "%s", first);
-}
-
-/* Builds the lab's runner from the harness and the submitted files; returns 0 or -1 with a reason. */
-static int build_runner(const options *o, const char *compiler, int cpu, const char *lab, const char *scratch,
-                        const char *libkit, char *why, size_t len)
-{
-    char src[4200], inc_sub[4200], inc_common[4200], out[4200], log[4200], path_env[4200], home_env[4200];
-    fmt(src, sizeof src, "%s/labs/%s/harness/driver.cu", o->kit, lab);
-    fmt(inc_sub, sizeof inc_sub, "-I%s/scratch", scratch);
-    fmt(inc_common, sizeof inc_common, "-I%s/common", o->kit);
-    char bindir[4200];
-    fmt(bindir, sizeof bindir, "%s/bin", scratch);
-    fmt(out, sizeof out, "%s/runner", bindir);
-    fmt(log, sizeof log, "%s/compile.log", scratch);
-
-    char *argv[64];
-    int argc = 0;
-    char flags[1024];
-    argv[argc++] = (char *)compiler;
-    if (cpu) { /* the same sources through g++, kernels run by the kit's CPU emulation */
-        argv[argc++] = (char *)"-x";
-        argv[argc++] = (char *)"c++";
-        argv[argc++] = (char *)"-DKIT_CPU";
-    }
-    argv[argc++] = (char *)"-std=c++17";
-    argv[argc++] = (char *)"-O2";
-    fmt(flags, sizeof flags, "%s", cpu ? "" : o->nvcc_flags);
-    for (char *save, *w = strtok_r(flags, " ", &save); w && argc < 50; w = strtok_r(NULL, " ", &save))
-        argv[argc++] = w;
-    argv[argc++] = inc_sub;
-    argv[argc++] = inc_common;
-    argv[argc++] = src;
-    if (cpu) { /* the library is not C++ source */
-        argv[argc++] = (char *)"-x";
-        argv[argc++] = (char *)"none";
-    }
-    argv[argc++] = (char *)libkit;
-    argv[argc++] = (char *)"-o";
-    argv[argc++] = out;
-    argv[argc] = NULL;
-
-    char nvcc_dir[4096];
-    fmt(nvcc_dir, sizeof nvcc_dir, "%s", compiler);
-    fmt(path_env, sizeof path_env, "PATH=%s:/usr/local/bin:/usr/bin:/bin", dirname(nvcc_dir));
-    fmt(home_env, sizeof home_env, "HOME=%s", bindir);
-    char *envp[] = {path_env, home_env, NULL};
-
-    sb_limits lim;
-    memset(&lim, 0, sizeof lim);
-    lim.timeout_s = o->compile_timeout_s;
-    lim.file_bytes = 512LL << 20;
-    lim.nproc = 256; /* nvcc runs a pipeline of tools */
-    lim.uid = o->uid;
-    lim.gid = o->gid;
-    lim.no_network = 1;
-    lim.cwd = bindir;
-    lim.stdout_path = log;
-    lim.stderr_path = log;
-    lim.envp = envp;
-    sb_result res;
-    if (sb_run(argv, &lim, &res) != 0) {
-        fmt(why, len, "grader could not fork the compiler");
-        return -1;
-    }
-    if (res.kind == SB_EXITED && res.code == 0)
-        return 0;
-    char line[400], how[160];
-    sb_describe(&res, &lim, how, sizeof how);
-    compile_error_line(log, line, sizeof line);
-    fmt(why, len, "compile error (%s): %s", how, line[0] ? line : "no message");
-    return -1;
+    int in = open_submitted(submission, lab, file, why, len);
+    return in < 0 ? -1 : copy_to(in, to, why, len);
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -611,34 +573,36 @@ static void grade_lab(const options *o, const char *submission, const char *comp
         fmt(why, sizeof why, "grader could not set up %s: %s", scratch, strerror(errno));
     }
     for (int f = 0; whole == V_PASS && f < spec->nfiles; f++) {
-        char from[4400], to[4600], reason[128];
-        fmt(from, sizeof from, "%s/%s/%s", submission, spec->lab, spec->files[f]);
+        char to[4600], reason[128];
         fmt(to, sizeof to, "%s/%s", subdir, spec->files[f]);
-        if (copy_submitted(from, to, reason, sizeof reason) != 0) {
+        if (copy_submitted(submission, spec->lab, spec->files[f], to, reason, sizeof reason) != 0) {
             whole = V_NOT_ATTEMPTED;
             fmt(why, sizeof why, "not attempted (%s/%s: %s)", spec->lab, spec->files[f], reason);
         }
     }
     /* Earlier labs' files: the kit's reference when it has one, so each lab is graded on its own; else the submission's. */
     for (int u = 0; whole == V_PASS && u < spec->nuses; u++) {
-        char from[4400], to[4600], reason[128];
+        char from[4400], to[4600], reason[128], lab[128];
         const char *base = strchr(spec->uses[u], '/') + 1;
-        fmt(from, sizeof from, "%s/solutions/%s", o->kit, spec->uses[u]);
-        if (access(from, R_OK) != 0)
-            fmt(from, sizeof from, "%s/%s", submission, spec->uses[u]);
+        fmt(lab, sizeof lab, "%.*s", (int)(base - 1 - spec->uses[u]), spec->uses[u]);
+        fmt(from, sizeof from, "%s/solutions", o->kit);
+        if (access(from, R_OK) != 0) /* the student kit has no solutions: the student's own earlier labs */
+            fmt(from, sizeof from, "%s", submission);
         fmt(to, sizeof to, "%s/%s", subdir, base);
-        if (copy_submitted(from, to, reason, sizeof reason) != 0) {
+        if (copy_submitted(from, lab, base, to, reason, sizeof reason) != 0) {
             whole = V_NOT_ATTEMPTED;
             fmt(why, sizeof why, "not attempted (this lab needs %s: %s)", spec->uses[u], reason);
         }
     }
-    if (whole == V_PASS && build_runner(o, compiler, cpu, spec->lab, scratch, libkit, why, sizeof why) != 0)
+    build_env b = {o->kit, o->work, compiler, o->cxx_path, cpu, o->nvcc_flags, libkit, o->compile_timeout_s,
+                   o->uid, o->gid, &o->box};
+    if (whole == V_PASS && build_runner(&b, spec, scratch, why, sizeof why) != 0)
         whole = V_COMPILE;
 
     char runner[4400];
     fmt(runner, sizeof runner, "%s/runner", bindir);
     check_env env = {runner, scratch, o->timeout_s, o->nproc, o->uid, o->gid, cpu,
-                     cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer};
+                     cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box};
     for (int t = 0; t < spec->ntasks; t++) {
         task_result *r = &res->tasks[t];
         r->points = 0;
@@ -905,6 +869,12 @@ int main(int argc, char **argv)
                 cpu ? "install g++ or pass --cxx PATH" : "install the CUDA Toolkit or pass --nvcc PATH");
         return 2;
     }
+    char cxx_buf[4096];
+    if (!(o.cxx_path = find_tool(o.cxx, NULL, cxx_buf, sizeof cxx_buf))) { /* the source check preprocesses with it */
+        fprintf(stderr, "grader: %s not found; install g++ or pass --cxx PATH\n", o.cxx);
+        return 2;
+    }
+    set_policy(&o);
 
     char libkit_abs[4096], work_abs[4096];
     if (!realpath(cpu ? o.libkit_cpu : o.libkit, libkit_abs)) {

@@ -131,6 +131,10 @@ static void child(char *const argv[], const sb_limits *lim, long nproc_limit, in
         set_limit(RLIMIT_FSIZE, (rlim_t)lim->file_bytes);
     if (nproc_limit > 0)
         set_limit(RLIMIT_NPROC, (rlim_t)nproc_limit);
+    if (lim->mem_bytes > 0)
+        set_limit(RLIMIT_AS, (rlim_t)lim->mem_bytes);
+    if (lim->trace_fd > 0 && dup2(lim->trace_fd, 3) < 0) /* KIT_TRACE_FD; dup2 clears close-on-exec */
+        goto fail;
     if (lim->no_network && geteuid() == 0)
         (void)unshare(CLONE_NEWNET); /* best effort, see sb_limits */
     if (lim->uid != 0 && geteuid() == 0) { /* root: become the sandbox user, or do not run at all */
@@ -218,6 +222,22 @@ int sb_run(char *const argv[], const sb_limits *lim, sb_result *res)
         res->code = WEXITSTATUS(status);
     }
     return 0;
+}
+
+int sb_hit_memory_limit(const sb_result *res, const sb_limits *lim, const char *stderr_path)
+{
+    if (lim->mem_bytes <= 0 || res->kind == SB_TIMEOUT || (res->kind == SB_EXITED && res->code == 0))
+        return 0;
+    if ((res->kind == SB_EXITED && res->code == SB_EXIT_NOMEM) || (res->kind == SB_ERROR && res->code == ENOMEM))
+        return 1; /* the kit's allocators said so, or the program did not even fit to start */
+    FILE *f = stderr_path ? fopen(stderr_path, "r") : NULL;
+    char line[256];
+    int hit = 0;
+    while (f && !hit && fgets(line, sizeof line, f))
+        hit = strstr(line, "bad_alloc") || strstr(line, "Cannot allocate memory") || strstr(line, "out of memory");
+    if (f)
+        fclose(f);
+    return hit;
 }
 
 void sb_describe(const sb_result *res, const sb_limits *lim, char *buf, unsigned len)

@@ -2,6 +2,8 @@
 #ifndef SANDBOX_H
 #define SANDBOX_H
 
+#include "kit_types.h"
+
 /** Where the child's standard streams go, and what it may use. */
 typedef struct sb_limits {
     double timeout_s;        /**< wall-clock limit; the whole process group is killed after it */
@@ -20,6 +22,12 @@ typedef struct sb_limits {
                                   gid), with no supplementary groups; if they cannot be set, the child
                                   does not run (SB_ERROR). Ignored when the grader is not root */
     unsigned gid;            /**< the group that goes with uid */
+    long long mem_bytes;     /**< RLIMIT_AS: the address space the child may use, 0 for no limit */
+    int trace_fd;            /**< when > 0, a descriptor the child gets as KIT_TRACE_FD (3): a runner's trace pipe */
+    int isolate;             /**< namespaces: own mounts, pids, IPC, network; private /tmp and /dev/shm */
+    int seccomp;             /**< the outer seccomp filter, installed just before exec */
+    const char *const *hide; /**< with isolate: NULL-terminated paths the child must not see, or NULL */
+    const char *const *writable; /**< with isolate: NULL-terminated paths the child may write, or NULL */
     int no_network;          /**< when the grader is root, the child gets a network namespace of its own
                                   (a loopback device, down: no network). Best effort: where the kernel
                                   refuses (a container without CAP_SYS_ADMIN), the child keeps the host's */
@@ -63,6 +71,15 @@ void sb_kill_on_signal(void);
  * @return the count, or -1 when /proc cannot be read
  */
 long sb_count_tasks(unsigned uid);
+
+/** The exit status by which the kit's allocators say that memory ran out (kit_types.h). */
+#define SB_EXIT_NOMEM KIT_EXIT_NOMEM
+
+/**
+ * Was a failed run most likely stopped by the memory limit (lim->mem_bytes)? Yes when it exited
+ * with SB_EXIT_NOMEM, or its stderr (at @p stderr_path) says an allocation failed.
+ */
+int sb_hit_memory_limit(const sb_result *res, const sb_limits *lim, const char *stderr_path);
 
 /**
  * Describes a result in one line: "exit 0", "crash (signal 11, Segmentation fault)",

@@ -101,6 +101,11 @@ static const char *test_option(spec_test *t, char *kv)
             return "a conflict threshold N must lie in 0 .. 2^40";
         t->conflict_cmp = key[9] == '\0' ? '=' : key[9];
         t->conflicts = v;
+    } else if (strcmp(key, "loads>") == 0) {
+        /* loads>=N: the measured kernel must make at least N shared-memory load requests */
+        if (parse_num(val, 1, 1LL << 40, &v))
+            return "loads>=N needs N in 1 .. 2^40";
+        t->min_loads = v;
     } else if (strcmp(key, "gpu_slack") == 0) {
         if (parse_num(val, 0, 1 << 20, &v))
             return "gpu_slack must lie in 0 .. 2^20";
@@ -176,8 +181,8 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
     int is_sort = strcmp(t->op, "sort") == 0, is_worst = strcmp(t->op, "worst") == 0;
     if (t->conflict_cmp && t->blocks == 0 && !is_sort && !is_worst)
         return "a conflict threshold needs the kernel's launch (blocks=, threads=)";
-    if ((t->tolerance_pct || t->gpu_slack || t->arch[0] || t->kernel[0]) && !t->conflict_cmp)
-        return "tolerance, gpu_slack, arch and kernel go with a conflict threshold";
+    if ((t->tolerance_pct || t->gpu_slack || t->arch[0] || t->kernel[0] || t->min_loads) && !t->conflict_cmp)
+        return "tolerance, gpu_slack, arch, kernel and loads go with a conflict threshold";
     if (t->gpu_slack && t->conflict_cmp == '>')
         return "gpu_slack goes with conflicts<=N or conflicts==N";
     if (is_worst) {

@@ -44,7 +44,8 @@ typedef struct spec_test {
     int tolerance_pct;       /**< slack around N, in percent of N (tolerance=P%) */
     long long gpu_slack;     /**< extra conflicts allowed above N when ncu measures (gpu_slack=S), 0 in CPU mode */
     char arch[16];           /**< the architecture N was calibrated on, for example sm_90 (arch=), or "" */
-    char kernel[48];         /**< the kernel ncu measures (kernel=NAME), in GPU mode */
+    char kernel[48];         /**< the measured kernel (kernel=NAME): its launches in the CPU trace, ncu's filter on a GPU */
+    long long min_loads;     /**< loads>=N: the fewest shared-memory load requests the measured kernel may make, 0 for none */
     int part;                /**< worst: 1 (part=subproblem), 2 (part=order) or 3 (part=both), 0 for other ops */
 } spec_test;
 
@@ -87,7 +88,10 @@ typedef struct spec_lab {
  * simulator counts in CPU mode and ncu measures in GPU mode): conflicts<=N, conflicts==N or
  * conflicts>=N, with optional tolerance=P% (of N), gpu_slack=S (S more conflicts allowed when ncu
  * measures, for counts the profiler adds to a kernel the simulator proves free of them), arch=sm_XX (where N was calibrated) and
- * kernel=NAME (the kernel ncu measures). A kernel test needs its launch (blocks=...).
+ * kernel=NAME (the measured kernel, found by name in the CPU build's trace stream and by ncu on a
+ * GPU) and loads>=N (the kernel must make at least N shared-memory load requests, warp-level
+ * load instructions, so that a kernel that keeps its data out of shared memory cannot pass a
+ * threshold on conflicts it never had the chance to make). A kernel test needs its launch (blocks=...).
  *
  * @param[in]     f      the spec
  * @param[in]     name   the file's name, for messages

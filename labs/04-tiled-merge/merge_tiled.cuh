@@ -38,7 +38,7 @@ template <typename T>
 __global__ void merge_tiled_kernel(const T *A, int m, const T *B, int n, T *C, int tile)
 {
     kit_shared<T> A_S = KIT_DYNAMIC_SHARED(T), B_S = A_S + tile;
-    kit_shared<int> block_rank(reinterpret_cast<int *>((B_S + tile).raw()));
+    kit_shared<int> block_rank = kit_shared_cast<int>(B_S + tile);
     /* Your code here: the block's part (thread 0 co-ranks into block_rank[0..1]), then rounds of
        loading tiles, merging each thread's share, and advancing by what the round used. */
     (void)A; (void)m; (void)B; (void)n; (void)C; (void)A_S; (void)B_S; (void)block_rank;

@@ -83,7 +83,7 @@ template <typename T>
 __global__ void merge_circular_kernel(const T *A, int m, const T *B, int n, T *C, int tile)
 {
     kit_shared<T> A_S = KIT_DYNAMIC_SHARED(T), B_S = A_S + tile, C_S = B_S + tile;
-    kit_shared<int> ranks(reinterpret_cast<int *>((C_S + merge_circular_slot(tile)).raw())); /* blockDim.x + 3 ints */
+    kit_shared<int> ranks = kit_shared_cast<int>(C_S + merge_circular_slot(tile)); /* blockDim.x + 3 ints */
     /* Your code here: lab 4's structure with circular buffers: refill only what is missing, find each
        thread's share with co_rank_circular, merge it with merge_sequential_circular (into C, or
        staged in C_S), advance the starts. ranks[] holds blockDim.x + 3 ints for whatever you share. */

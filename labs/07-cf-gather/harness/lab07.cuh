@@ -73,10 +73,9 @@ struct lab07_probe_dispatch {
             lab07_probe_dispatch<T, LO + 1>::launch(A, n_a, B, a_split, out, E, u);
             return;
         }
-        void (*kernel)(const T *, int, const T *, const int *, T *) = cf_gather_probe<T, LO>;
         size_t bytes = cf_merge_shared_bytes<T>(LO, u);
-        KIT_ALLOW_SHARED(kernel, bytes);
-        KIT_LAUNCH(kernel, 1, u, bytes, A, n_a, B, a_split, out);
+        KIT_ALLOW_SHARED((cf_gather_probe<T, LO>), bytes);
+        KIT_LAUNCH((cf_gather_probe<T, LO>), 1, u, bytes, A, n_a, B, a_split, out);
     }
 };
 template <typename T>

@@ -41,15 +41,9 @@ static int serve_worst(const kit_req *req, void *A, void *B, const int64_t *Q, k
         snprintf(out->error, sizeof out->error, "%.95s", err);
         return -2;
     }
-    if (req->q == 4 && Q[3] == 1) {
-#ifdef KIT_CPU
-        int rc = lab08_measure_traced(w, E, T, "conflicts.trace", out->error, sizeof out->error) < 0 ? -1 : 0;
-#else
-        int rc = lab08_measure(w, E, T, out->error, sizeof out->error);
-#endif
-        if (rc != 0)
-            return -2;
-    }
+    /* the measured merge: the grader reads it from the CPU build's trace stream or through ncu */
+    if (req->q == 4 && Q[3] == 1 && lab08_measure(w, E, T, out->error, sizeof out->error) != 0)
+        return -2;
     out->r = 3 * (uint64_t)w;
     out->R = (int64_t *)kit_xmalloc(out->r * sizeof(int64_t));
     for (int i = 0; i < w; i++) {

@@ -125,7 +125,7 @@ template <typename T>
 __global__ void merge_circular_kernel(const T *A, int m, const T *B, int n, T *C, int tile)
 {
     kit_shared<T> A_S = KIT_DYNAMIC_SHARED(T), B_S = A_S + tile, C_S = B_S + tile;
-    kit_shared<int> ranks(reinterpret_cast<int *>((C_S + merge_circular_slot(tile)).raw())); /* blockDim.x + 3 ints */
+    kit_shared<int> ranks = kit_shared_cast<int>(C_S + merge_circular_slot(tile)); /* blockDim.x + 3 ints */
     int total = m + n, per_block = (int)(((long long)total + gridDim.x - 1) / gridDim.x);
     int C_curr = (int)min((long long)blockIdx.x * per_block, (long long)total);
     int C_next = min(C_curr + per_block, total);

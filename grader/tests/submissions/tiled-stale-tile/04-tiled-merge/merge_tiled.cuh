@@ -36,7 +36,7 @@ template <typename T>
 __global__ void merge_tiled_kernel(const T *A, int m, const T *B, int n, T *C, int tile)
 {
     kit_shared<T> A_S = KIT_DYNAMIC_SHARED(T), B_S = A_S + tile;
-    kit_shared<int> block_rank(reinterpret_cast<int *>((B_S + tile).raw()));
+    kit_shared<int> block_rank = kit_shared_cast<int>(B_S + tile);
     /* Part 1: this block's part of C, and of A and B. Integer ceilings throughout. */
     int total = m + n, per_block = (int)(((long long)total + gridDim.x - 1) / gridDim.x);
     int C_curr = (int)min((long long)blockIdx.x * per_block, (long long)total);

@@ -1,0 +1,82 @@
+/** @file
+ * The binary stream in which the CPU emulation reports every kernel launch and every
+ * shared-memory access of a graded runner to the grader, through file descriptor 3.
+ *
+ * Why a stream: the grader counts bank conflicts from what the runner did, so the record must be
+ * one the student's code cannot edit afterwards. The emulator writes each launch's records into
+ * a pipe that the grader opened and reads (append-only; nothing written can be taken back), and
+ * no function of the kit turns the stream off. The grader then checks every record against the
+ * launch it belongs to (kit_trace_stream_read()).
+ *
+ * Records, in the writer's byte order (the grader reads on the same machine): a uint32 tag, then
+ * - KIT_TRACE_LAUNCH: a kit_trace_launch, when a launch starts;
+ * - KIT_TRACE_ACCESS: a kit_access (kit_bank.h), for every shared-memory load and store;
+ * - KIT_TRACE_END: a uint64 count of the launch's accesses, when it ends.
+ */
+#ifndef KIT_TRACE_H
+#define KIT_TRACE_H
+
+#include <stdio.h>
+
+#include "kit_bank.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KIT_TRACE_FD 3 /**< the descriptor the grader hands a runner for its trace (a pipe) */
+#define KIT_TRACE_NAME 52 /**< room for a kernel's name in a launch record, NUL included */
+
+/** The tags that open each record. */
+enum {
+    KIT_TRACE_LAUNCH = 0x4e55414c, /**< "LAUN" */
+    KIT_TRACE_ACCESS = 0x53434341, /**< "ACCS" */
+    KIT_TRACE_END = 0x20444e45     /**< "END " */
+};
+
+/** A launch as the emulator saw it. */
+typedef struct kit_trace_launch {
+    uint32_t grid[3];            /**< gridDim */
+    uint32_t block[3];           /**< blockDim */
+    uint32_t shared_bytes;       /**< dynamic shared memory per block */
+    char name[KIT_TRACE_NAME];   /**< the kernel as KIT_LAUNCH named it, e.g. "pbs_kernel<T>" */
+} kit_trace_launch;
+
+/** One launch of the measured kernel, with its accesses, as the grader read them. */
+typedef struct kit_trace_run {
+    kit_trace_launch launch; /**< the launch */
+    kit_access *acc;         /**< its accesses, malloc'ed */
+    size_t n;                /**< their number */
+} kit_trace_run;
+
+/**
+ * Does a launch's name denote @p kernel? The name before any template arguments must equal it;
+ * "." matches every kernel (as ncu's `regex:.`).
+ */
+int kit_trace_name_matches(const char *name, const char *kernel);
+
+/**
+ * Reads a whole stream and keeps the launches of @p kernel. Every record is checked: an access
+ * outside a launch, a block or thread index past the launch's shape, an access that ends past the
+ * launch's shared memory, a size other than 1, 2, 4, 8 or 16, an END whose count differs from the
+ * accesses read, a launch left open, an unknown tag or a truncated record refuses the stream.
+ * @param[in]  f      the stream
+ * @param[in]  kernel the measured kernel's name
+ * @param[out] runs   malloc'ed launches of @p kernel (free with kit_trace_runs_free())
+ * @param[out] nruns  their number
+ * @param[out] launches every launch in the stream, the measured kernel's and the others'
+ * @param[out] err    why the stream was refused
+ * @param[in]  errlen size of @p err
+ * @return 0, or -1 with a reason in @p err
+ */
+int kit_trace_stream_read(FILE *f, const char *kernel, kit_trace_run **runs, size_t *nruns, size_t *launches,
+                          char *err, size_t errlen);
+
+/** Frees what kit_trace_stream_read() returned. */
+void kit_trace_runs_free(kit_trace_run *runs, size_t nruns);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

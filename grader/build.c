@@ -1,0 +1,359 @@
+/* Builds a lab's runner from a submission, vetting its source and its object on the way (build.h). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "sandbox.h"
+#include "vet.h"
+
+/* C headers a lab file may include besides kit_lab.h and its lab's `uses` files. */
+static const char *const C_HEADERS[] = {"kit_lab.h", "kit_types.h", "stdint.h", "stddef.h", "limits.h", "stdbool.h",
+                                        "float.h", "cstdint", "cstddef", "climits", "cfloat"};
+
+static int say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int say(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* What one compiler command is for. */
+typedef enum step { STEP_PREPROCESS, STEP_OBJECT, STEP_LINK } step;
+
+/* Paths of one build: the harness, its include folders, and the outputs. */
+typedef struct paths {
+    char src[4200], inc_sub[4200], inc_common[4200], bindir[4200], ii[4300], obj[4300], out[4300], log[4300];
+} paths;
+
+static void paths_for(const build_env *b, const char *lab, const char *scratch, paths *p)
+{
+    snprintf(p->src, sizeof p->src, "%s/labs/%s/harness/driver.cu", b->kit, lab);
+    snprintf(p->inc_sub, sizeof p->inc_sub, "-I%s/scratch", scratch);
+    snprintf(p->inc_common, sizeof p->inc_common, "-I%s/common", b->kit);
+    snprintf(p->bindir, sizeof p->bindir, "%s/bin", scratch);
+    snprintf(p->ii, sizeof p->ii, "%s/runner.ii", p->bindir);
+    snprintf(p->obj, sizeof p->obj, "%s/runner.o", p->bindir);
+    snprintf(p->out, sizeof p->out, "%s/runner", p->bindir);
+    snprintf(p->log, sizeof p->log, "%s/compile.log", scratch);
+}
+
+/*
+ * The compiler's command for a step. Preprocessing is always the CPU build's (g++ -DKIT_CPU), the
+ * one that the source check reads; objects and links are the mode's own. flags is scratch space.
+ */
+static void command(const build_env *b, step s, const paths *p, char *flags, size_t flen, char **argv)
+{
+    int argc = 0, cpu = b->cpu || s == STEP_PREPROCESS;
+    argv[argc++] = (char *)(s == STEP_PREPROCESS ? b->cxx : b->compiler);
+    if (s != STEP_LINK) {
+        if (cpu) { /* the same sources through g++, kernels run by the kit's CPU emulation */
+            argv[argc++] = (char *)"-x";
+            argv[argc++] = (char *)"c++";
+            argv[argc++] = (char *)"-DKIT_CPU";
+        }
+        argv[argc++] = (char *)"-std=c++17";
+        argv[argc++] = (char *)"-O2";
+    }
+    snprintf(flags, flen, "%s", cpu ? "" : b->nvcc_flags);
+    for (char *save, *w = strtok_r(flags, " ", &save); w && argc < 50; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    if (s == STEP_LINK) {
+        argv[argc++] = (char *)p->obj;
+        argv[argc++] = (char *)b->libkit;
+    } else {
+        argv[argc++] = (char *)p->inc_sub;
+        argv[argc++] = (char *)p->inc_common;
+        argv[argc++] = (char *)(s == STEP_PREPROCESS ? "-E" : "-c");
+        argv[argc++] = (char *)p->src;
+    }
+    argv[argc++] = (char *)"-o";
+    argv[argc++] = (char *)(s == STEP_PREPROCESS ? p->ii : s == STEP_OBJECT ? p->obj : p->out);
+    argv[argc] = NULL;
+}
+
+/* The first line of the compiler's log that says "error" (or the linker's "undefined reference"), else its first line. */
+static void compile_error_line(const char *log, char *buf, size_t len)
+{
+    FILE *f = fopen(log, "r");
+    char line[400], first[400] = "";
+    buf[0] = '\0';
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", line);
+        if (strstr(line, "error") || strstr(line, "undefined reference")) {
+            const char *base = strstr(line, "/scratch/"); /* shorten the scratch path */
+            snprintf(buf, len, "%s", base ? base + 9 : line);
+            fclose(f);
+            return;
+        }
+    }
+    fclose(f);
+    snprintf(buf, len, "%s", first);
+}
+
+/* Runs one compiler step on the submission in the sandbox, as the sandbox user; returns 0 or -1 with a reason. */
+static int sandboxed(const build_env *b, step s, const paths *p, char *why, size_t len)
+{
+    char *argv[64], flags[1024], path_env[4200], home_env[4300], dir[4096];
+    command(b, s, p, flags, sizeof flags, argv);
+    snprintf(dir, sizeof dir, "%s", argv[0]);
+    snprintf(path_env, sizeof path_env, "PATH=%s:/usr/local/bin:/usr/bin:/bin", dirname(dir));
+    snprintf(home_env, sizeof home_env, "HOME=%s", p->bindir);
+    char *envp[] = {path_env, home_env, (char *)"TMPDIR=/tmp", NULL};
+    const char *const writable[] = {p->bindir, NULL};
+    sb_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.timeout_s = b->timeout_s;
+    lim.file_bytes = 512LL << 20;
+    lim.nproc = 256; /* nvcc runs a pipeline of tools */
+    lim.uid = b->uid;
+    lim.gid = b->gid;
+    lim.no_network = 1;
+    lim.cwd = p->bindir;
+    lim.stdout_path = p->log;
+    lim.stderr_path = p->log;
+    lim.envp = envp;
+    sandbox_apply(b->box, &lim, 1, b->cpu, writable);
+    sb_result res;
+    if (sb_run(argv, &lim, &res) != 0)
+        return say(why, len, "grader could not fork the compiler");
+    if (res.kind == SB_EXITED && res.code == 0)
+        return 0;
+    char line[400], how[160];
+    if (sb_hit_memory_limit(&res, &lim, p->log))
+        snprintf(how, sizeof how, "memory limit %lld MiB exceeded", lim.mem_bytes >> 20);
+    else
+        sb_describe(&res, &lim, how, sizeof how);
+    compile_error_line(p->log, line, sizeof line);
+    return say(why, len, "compile error (%s): %s", how, line[0] ? line : "no message");
+}
+
+/* ---- the skeleton's object, which a submission's is compared with ----------------------------- */
+
+/* The newest modification time of the files in a folder (not recursive), or of the file itself. */
+static time_t newest(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return 0;
+    time_t t = st.st_mtime;
+    DIR *d = S_ISDIR(st.st_mode) ? opendir(path) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char sub[4400];
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        if (e->d_name[0] != '.' && stat(sub, &st) == 0 && S_ISREG(st.st_mode) && st.st_mtime > t)
+            t = st.st_mtime;
+    }
+    if (d)
+        closedir(d);
+    return t;
+}
+
+/* Copies a trusted file. */
+static int copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    char buf[65536];
+    size_t got;
+    int rc = in && out ? 0 : -1;
+    while (rc == 0 && (got = fread(buf, 1, sizeof buf, in)) > 0)
+        rc = fwrite(buf, 1, got, out) == got ? 0 : -1;
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        rc = -1;
+    return rc;
+}
+
+/* Runs a trusted compiler command (the skeleton's build) without a sandbox; returns 0 or -1. */
+static int trusted(char **argv, const char *log)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Is the object at obj older than any of the inputs it is built from? */
+static int stale(const char *obj, const char *const *inputs)
+{
+    struct stat st;
+    if (stat(obj, &st) != 0)
+        return 1;
+    for (; *inputs; inputs++)
+        if (newest(*inputs) > st.st_mtime)
+            return 1;
+    return 0;
+}
+
+/*
+ * A trusted object the grader compares submissions with, built once and kept in work/vet/<name>/
+ * until the kit, the lab or the compiler changes: built exactly as a submission's runner, from
+ * @p src with the given files (from, to pairs, NULL-terminated) in its scratch folder.
+ */
+static int trusted_object(const build_env *b, const char *name, const char *src, const char *const *files,
+                          const char *const *inputs, vet_object *out, char *why, size_t len)
+{
+    char dir[4400], sub[4500];
+    snprintf(dir, sizeof dir, "%s/vet", b->work);
+    mkdir(dir, 0755);
+    snprintf(dir, sizeof dir, "%s/vet/%s-%s", b->work, name, b->cpu ? "cpu" : "gpu");
+    snprintf(sub, sizeof sub, "%s/scratch", dir);
+    paths p;
+    paths_for(b, "", dir, &p);
+    snprintf(p.src, sizeof p.src, "%s", src);
+    if (stale(p.obj, inputs)) {
+        int rc = (mkdir(dir, 0755) == 0 || errno == EEXIST) && (mkdir(sub, 0755) == 0 || errno == EEXIST) &&
+                         (mkdir(p.bindir, 0755) == 0 || errno == EEXIST)
+                     ? 0
+                     : -1;
+        for (; rc == 0 && files[0]; files += 2) {
+            char to[4600];
+            snprintf(to, sizeof to, "%s/%s", sub, files[1]);
+            rc = copy_file(files[0], to);
+        }
+        char *argv[64], flags[1024];
+        command(b, STEP_OBJECT, &p, flags, sizeof flags, argv);
+        if (rc != 0 || trusted(argv, p.log) != 0)
+            return say(why, len, "grader could not build %s for the object check (see %s)", name, p.log);
+    }
+    return vet_object_read(p.obj, 0, out, why, len);
+}
+
+/* The lab's runner built from its committed skeleton and the reference copies of the labs it uses. */
+static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, char *why, size_t len)
+{
+    char names[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES)][4400], src[4300], common[4200], labdir[4200], harness[4300];
+    const char *files[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES) + 1];
+    int n = 0;
+    for (int f = 0; f < spec->nfiles; f++) {
+        snprintf(names[n], sizeof names[n], "%s/labs/%s/%s", b->kit, spec->lab, spec->files[f]);
+        files[n] = names[n], n++;
+        files[n++] = spec->files[f];
+    }
+    for (int u = 0; u < spec->nuses; u++) {
+        snprintf(names[n], sizeof names[n], "%s/solutions/%s", b->kit, spec->uses[u]);
+        files[n] = names[n], n++;
+        files[n++] = strchr(spec->uses[u], '/') + 1;
+    }
+    files[n] = NULL;
+    snprintf(src, sizeof src, "%s/labs/%s/harness/driver.cu", b->kit, spec->lab);
+    snprintf(common, sizeof common, "%s/common", b->kit);
+    snprintf(labdir, sizeof labdir, "%s/labs/%s", b->kit, spec->lab);
+    snprintf(harness, sizeof harness, "%s/harness", labdir);
+    const char *const inputs[] = {common, labdir, harness, b->compiler, NULL};
+    return trusted_object(b, spec->lab, src, files, inputs, out, why, len);
+}
+
+/* The lab API in use (grader/lab_api.cu): what any lab file may reference, whatever its skeleton does. */
+static int lab_api(const build_env *b, vet_object *out, char *why, size_t len)
+{
+    char src[4300], common[4200];
+    snprintf(src, sizeof src, "%s/grader/lab_api.cu", b->kit);
+    snprintf(common, sizeof common, "%s/common", b->kit);
+    const char *const files[] = {NULL}, *const inputs[] = {common, src, b->compiler, NULL};
+    return trusted_object(b, "lab-api", src, files, inputs, out, why, len);
+}
+
+/* The libraries a runner links, whose definitions a submission may not replace: the kit's and the C++ library. */
+static int libraries(const build_env *b, vet_object libs[2], char *why, size_t len)
+{
+    static vet_object cached[2];
+    static char cached_for[4096];
+    if (strcmp(cached_for, b->libkit) != 0) {
+        char cxxlib[4096] = "", *argv[] = {(char *)b->cxx, (char *)"-print-file-name=libstdc++.so", NULL};
+        FILE *p = NULL;
+        int fds[2];
+        if (pipe(fds) == 0) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                dup2(fds[1], 1);
+                execvp(argv[0], argv);
+                _exit(127);
+            }
+            close(fds[1]);
+            p = fdopen(fds[0], "r");
+            if (!p || !fgets(cxxlib, sizeof cxxlib, p))
+                cxxlib[0] = '\0';
+            if (p)
+                fclose(p);
+            waitpid(pid, NULL, 0);
+        }
+        cxxlib[strcspn(cxxlib, "\n")] = '\0';
+        vet_object_free(&cached[0]);
+        vet_object_free(&cached[1]);
+        if (vet_object_read(b->libkit, 0, &cached[0], why, len) != 0 ||
+            (cxxlib[0] == '/' && vet_object_read(cxxlib, 1, &cached[1], why, len) != 0))
+            return -1;
+        snprintf(cached_for, sizeof cached_for, "%s", b->libkit);
+    }
+    libs[0] = cached[0];
+    libs[1] = cached[1];
+    return 0;
+}
+
+/* Checks the student's object against the skeleton's; returns 0 or -1 with the refusal. */
+static int vet_build(const build_env *b, const spec_lab *spec, const paths *p, char *why, size_t len)
+{
+    vet_object mine, allowed[2], libs[2];
+    memset(allowed, 0, sizeof allowed);
+    int rc = baseline(b, spec, &allowed[0], why, len) == 0 && lab_api(b, &allowed[1], why, len) == 0 &&
+                     libraries(b, libs, why, len) == 0 && vet_object_read(p->obj, 0, &mine, why, len) == 0
+                 ? 0
+                 : -1;
+    if (rc == 0) {
+        rc = vet_compare(&mine, allowed, 2, libs, 2, why, len);
+        vet_object_free(&mine);
+    }
+    vet_object_free(&allowed[0]);
+    vet_object_free(&allowed[1]);
+    return rc;
+}
+
+int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len)
+{
+    paths p;
+    paths_for(b, spec->lab, scratch, &p);
+    if (sandboxed(b, STEP_PREPROCESS, &p, why, len) != 0)
+        return -1;
+    const char *allowed[sizeof C_HEADERS / sizeof C_HEADERS[0] + SPEC_MAX_FILES + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof C_HEADERS / sizeof C_HEADERS[0]; i++)
+        allowed[n++] = C_HEADERS[i];
+    for (int u = 0; u < spec->nuses; u++)
+        allowed[n++] = strchr(spec->uses[u], '/') + 1;
+    allowed[n] = NULL;
+    char common[4200], subdir[4300];
+    snprintf(common, sizeof common, "%s/common", b->kit);
+    snprintf(subdir, sizeof subdir, "%s/scratch", scratch);
+    const char *const dirs[] = {common, subdir, "/usr", NULL};
+    for (int f = 0; f < spec->nfiles; f++) {
+        char student[4400];
+        snprintf(student, sizeof student, "%s/%s", subdir, spec->files[f]);
+        if (vet_source(p.ii, student, allowed, dirs, why, len) != 0)
+            return -1;
+    }
+    if (sandboxed(b, STEP_OBJECT, &p, why, len) != 0 || vet_build(b, spec, &p, why, len) != 0)
+        return -1;
+    return sandboxed(b, STEP_LINK, &p, why, len);
+}

@@ -1,0 +1,43 @@
+/**
+ * @file build.h
+ * Builds a lab's runner from a submission, checking it mechanically on the way: its source before
+ * it is compiled (what it includes and writes), its object before it is linked (what it calls and
+ * defines, against the same object built from the lab's skeleton). Nothing of the submission runs
+ * before both checks pass.
+ */
+#ifndef BUILD_H
+#define BUILD_H
+
+#include <stddef.h>
+
+#include "check.h"
+#include "spec.h"
+
+/** What stays the same for every build of a grading run. */
+typedef struct build_env {
+    const char *kit;            /**< the kit's root, absolute */
+    const char *work;           /**< the grader's work folder, absolute: baselines are cached in work/vet */
+    const char *compiler;       /**< g++ (CPU mode) or nvcc (GPU mode) */
+    const char *cxx;            /**< g++ (the source check always preprocesses as the CPU build) */
+    int cpu;                    /**< 1: the CPU build, kernels on the kit's emulation */
+    const char *nvcc_flags;     /**< extra flags of GPU builds, space-separated (the -gencode list) */
+    const char *libkit;         /**< the kit's library for this mode, absolute */
+    int timeout_s;              /**< the limit of one compiler run */
+    unsigned uid, gid;          /**< the sandbox user, 0 to stay who we are */
+    const sandbox_policy *box;  /**< how compiler runs are contained */
+} build_env;
+
+/**
+ * Builds scratch/bin/runner from the files in scratch/scratch (the submission's and the earlier
+ * labs' it uses): preprocesses and vets the source (vet_source()), compiles it to an object, vets
+ * the object against the skeleton's (vet_compare()), and links it with the kit's library.
+ * @param[in]  b       the run's settings
+ * @param[in]  spec    the lab
+ * @param[in]  scratch the lab's scratch folder
+ * @param[out] why     on failure, one line: "compile error (...): ..." or "not accepted: ..."
+ * @param[in]  len     size of @p why
+ * @return 0 when the runner is built, else -1
+ */
+int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len);
+
+#endif
