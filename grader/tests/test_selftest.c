@@ -30,18 +30,28 @@ static const char *env_or(const char *name, const char *fallback)
     return v && *v ? v : fallback;
 }
 
-/* Grades a submission with a 3 s test timeout; returns the grader's exit status (or -1) and fills rows from its TSV. */
-static int grade_with(const char *nvcc, const char *mode, const char *submission, int expect_full, row *rows,
-                      int *nrows)
+/*
+ * Grades a submission with a 3 s test timeout and any extra grader arguments; returns the grader's
+ * exit status (or -1) and fills rows from its TSV.
+ */
+static int grade_with(const char *nvcc, const char *mode, const char *submission, int expect_full, char **extra,
+                      int nextra, row *rows, int *nrows)
 {
     char tsv[512], log[512];
     const char *build = env_or("KIT_BUILD", "build");
     snprintf(tsv, sizeof tsv, "%s/selftest.tsv", build);
     snprintf(log, sizeof log, "%s/selftest-grader.log", build);
-    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission",
-                    (char *)submission, "--tsv", tsv, "--timeout", "3", "--nvcc", (char *)nvcc,
-                    "--nvcc-flags", (char *)env_or("KIT_NVCC_FLAGS", ""), "--mode", (char *)mode,
-                    expect_full ? "--expect" : NULL, "100", NULL};
+    char *argv[40] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission",
+                      (char *)submission, "--tsv", tsv, "--timeout", "3", "--nvcc", (char *)nvcc,
+                      "--nvcc-flags", (char *)env_or("KIT_NVCC_FLAGS", ""), "--mode", (char *)mode};
+    int argc = 15;
+    for (int i = 0; i < nextra && argc < 36; i++)
+        argv[argc++] = extra[i];
+    if (expect_full) {
+        argv[argc++] = "--expect";
+        argv[argc++] = "100";
+    }
+    argv[argc] = NULL;
     remove(tsv);
     pid_t pid = fork();
     if (pid == 0) {
@@ -73,7 +83,13 @@ static char *slurp(const char *path);
 
 static int grade(const char *submission, int expect_full, row *rows, int *nrows)
 {
-    return grade_with(env_or("KIT_NVCC", "nvcc"), "auto", submission, expect_full, rows, nrows);
+    return grade_with(env_or("KIT_NVCC", "nvcc"), "auto", submission, expect_full, NULL, 0, rows, nrows);
+}
+
+/* grade() with extra grader arguments. */
+static int grade_extra(const char *submission, char **extra, int nextra, row *rows, int *nrows)
+{
+    return grade_with(env_or("KIT_NVCC", "nvcc"), "auto", submission, 0, extra, nextra, rows, nrows);
 }
 
 static void test_solutions_full_marks(void)
@@ -112,36 +128,112 @@ static int verdict_allowed(const char *allowed, const char *got)
     return 0;
 }
 
-/* Checks one broken submission against its expected.tsv; returns the number of expectations checked. */
-static int check_case(const char *dir)
+/* Does a report field hold a byte that could drive a terminal (a control byte or DEL)? Returns its offset or -1. */
+static int control_byte_at(const char *text)
 {
-    char path[600], line[1024];
-    snprintf(path, sizeof path, "%s/expected.tsv", dir);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p < 0x20 || *p == 0x7F)
+            return (int)(p - (const unsigned char *)text);
+    return -1;
+}
+
+/*
+ * A fixture stored as a patch (grader/tests/submissions/NAME/patch.diff, a unified diff against
+ * solutions/) or built by a script (setup.sh): copies the solution files the patch touches into
+ * build/selftest-cases/NAME, applies the patch there, and runs setup.sh in that folder (with
+ * KIT_ROOT the kit) when there is one. Returns the folder to grade (the fixture's own when it has
+ * neither), or NULL with a failed assertion.
+ */
+static const char *materialize(const char *fixture, const char *name, char *out, size_t len)
+{
+    char patch[700], setup[700], cmd[8192];
+    snprintf(patch, sizeof patch, "%s/patch.diff", fixture);
+    snprintf(setup, sizeof setup, "%s/setup.sh", fixture);
+    if (access(patch, R_OK) != 0 && access(setup, R_OK) != 0) {
+        snprintf(out, len, "%s", fixture);
+        return out;
+    }
+    snprintf(out, len, "%s/selftest-cases/%s", env_or("KIT_BUILD", "build"), name);
+    snprintf(cmd, sizeof cmd,
+             "set -e; rm -rf '%s'; mkdir -p '%s'; "
+             "for f in $(sed -n 's|^+++ b/\\([^\t]*\\).*|\\1|p' '%s' 2>/dev/null); do "
+             "  mkdir -p \"$(dirname '%s'/$f)\"; cp solutions/$f '%s'/$f; done; "
+             "if [ -f '%s' ]; then patch -s -p1 -d '%s' < '%s' >/dev/null; fi; "
+             "if [ -f '%s/setup.sh' ]; then (cd '%s' && KIT_ROOT=\"$OLDPWD\" sh \"$OLDPWD/%s/setup.sh\"); fi",
+             out, out, patch, out, out, patch, out, patch, fixture, out, fixture);
+    int rc = system(cmd);
+    KIT_ASSERT_MSG(rc == 0, "%s: the fixture's patch no longer applies to solutions/ (or its setup.sh failed); "
+                   "regenerate it: %s", name, patch);
+    return rc == 0 ? out : NULL;
+}
+
+/* The extra grader arguments a fixture asks for in its `args` file (one line, space-separated), or none. */
+static int fixture_args(const char *fixture, char *buf, size_t len, char **argv, int max)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/args", fixture);
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    buf[0] = '\0';
+    if (f && fgets(buf, (int)len, f))
+        for (char *save, *w = strtok_r(buf, " \t\n", &save); w && n < max; w = strtok_r(NULL, " \t\n", &save))
+            argv[n++] = w;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/*
+ * Checks one broken submission against its expected.tsv; returns the number of expectations checked.
+ * A line is `lab task verdict [text]`: the task's verdict, and text its detail must contain, or
+ * with a leading '!' must not contain; or `absent PATH`: no such file may exist after grading.
+ */
+static int check_case(const char *fixture, const char *name)
+{
+    char path[600], line[1024], dir[700], extra[512], *args[8];
+    snprintf(path, sizeof path, "%s/expected.tsv", fixture);
     FILE *f = fopen(path, "r");
     KIT_ASSERT_MSG(f != NULL, "%s is missing", path);
-    if (!f)
+    if (!f || !materialize(fixture, name, dir, sizeof dir)) {
+        if (f)
+            fclose(f);
         return 0;
+    }
     row rows[MAX_ROWS];
-    int n = 0, status = grade(dir, 0, rows, &n), checked = 0;
+    int nargs = fixture_args(fixture, extra, sizeof extra, args, 8);
+    int n = 0, status = grade_extra(dir, args, nargs, rows, &n), checked = 0;
     KIT_ASSERT_MSG(status == 0, "grading %s exited %d", dir, status);
+    for (int i = 0; i < n; i++)
+        KIT_ASSERT_MSG(control_byte_at(rows[i].detail) < 0, "%s: %s/%s detail has control byte 0x%02x at %d: %s", name,
+                       rows[i].lab, rows[i].task, (unsigned char)rows[i].detail[control_byte_at(rows[i].detail)],
+                       control_byte_at(rows[i].detail), rows[i].detail);
     while (fgets(line, sizeof line, f)) {
         char lab[64], task[48], verdict[32], text[400] = "";
         line[strcspn(line, "\n")] = '\0';
+        if (sscanf(line, "absent\t%399[^\n]", text) == 1) {
+            KIT_ASSERT_MSG(access(text, F_OK) != 0, "%s: %s exists after grading", name, text);
+            checked++;
+            continue;
+        }
         if (sscanf(line, "%63[^\t]\t%47[^\t]\t%31[^\t]\t%399[^\n]", lab, task, verdict, text) < 3)
             continue;
         const row *r = NULL;
         for (int i = 0; i < n; i++)
             if (strcmp(rows[i].lab, lab) == 0 && strcmp(rows[i].task, task) == 0)
                 r = &rows[i];
-        KIT_ASSERT_MSG(r != NULL, "%s: the grader gave no verdict for %s/%s", dir, lab, task);
+        KIT_ASSERT_MSG(r != NULL, "%s: the grader gave no verdict for %s/%s", name, lab, task);
         if (!r)
             continue;
-        KIT_ASSERT_MSG(verdict_allowed(verdict, r->verdict), "%s: %s/%s is '%s', expected '%s' (%s)", dir, lab, task,
+        KIT_ASSERT_MSG(verdict_allowed(verdict, r->verdict), "%s: %s/%s is '%s', expected '%s' (%s)", name, lab, task,
                        r->verdict, verdict, r->detail);
-        KIT_ASSERT_MSG(strstr(r->detail, text) != NULL, "%s: %s/%s detail '%s' lacks '%s'", dir, lab, task,
-                       r->detail, text);
+        if (text[0] == '!')
+            KIT_ASSERT_MSG(strstr(r->detail, text + 1) == NULL, "%s: %s/%s detail '%s' has '%s'", name, lab, task,
+                           r->detail, text + 1);
+        else
+            KIT_ASSERT_MSG(strstr(r->detail, text) != NULL, "%s: %s/%s detail '%s' lacks '%s'", name, lab, task,
+                           r->detail, text);
         KIT_ASSERT_MSG((strcmp(r->verdict, "pass") == 0) == (r->points == r->max && r->max > 0),
-                       "%s: %s/%s got %d/%d points for '%s'", dir, lab, task, r->points, r->max, r->verdict);
+                       "%s: %s/%s got %d/%d points for '%s'", name, lab, task, r->points, r->max, r->verdict);
         checked++;
     }
     fclose(f);
@@ -161,7 +253,7 @@ static void test_broken_submissions(void)
         if (e->d_name[0] == '.' || e->d_type != DT_DIR)
             continue;
         snprintf(dir, sizeof dir, "%s/%s", root, e->d_name);
-        checked += check_case(dir);
+        checked += check_case(dir, e->d_name);
         cases++;
     }
     closedir(d);
@@ -198,14 +290,14 @@ static void test_bad_invocations(void)
 static void test_nvcc_by_name(void)
 {
     row rows[MAX_ROWS];
-    int n = 0, status = grade_with("nvcc", "gpu", "grader/tests/submissions/compile-error", 0, rows, &n);
+    int n = 0, status = grade_with("nvcc", "gpu", "grader/tests/submissions/compile-error", 0, NULL, 0, rows, &n);
     KIT_ASSERT_MSG(status == 0 && n >= 2, "grading with --nvcc nvcc exited %d with %d rows", status, n);
     for (int i = 0; i < n; i++)
         if (strcmp(rows[i].lab, "02-co-rank") == 0)
             KIT_ASSERT_MSG(strstr(rows[i].detail, "could not start") == NULL && strstr(rows[i].detail, "error:"),
                            "with --nvcc nvcc the compiler did not run: %s", rows[i].detail);
     row unused[MAX_ROWS];
-    status = grade_with("no-such-compiler", "gpu", "solutions", 0, unused, &n);
+    status = grade_with("no-such-compiler", "gpu", "solutions", 0, NULL, 0, unused, &n);
     KIT_ASSERT_MSG(status == 2, "an unknown --nvcc exited %d, expected 2", status);
 }
 
