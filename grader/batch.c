@@ -38,15 +38,44 @@ static int sb_put(sbuf *b, char c)
     return 0;
 }
 
-/* Ends the current field: appends it to the list (stripping a defusing apostrophe from a quoted one). */
+/* The value of a hexadecimal digit, or -1. */
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/*
+ * Undoes report_csv_field's escapes in place: \\ is a backslash, \xHH a byte
+ * (but never NUL). Any other backslash stays as it is, so a gradebook written
+ * before these escapes still reads as it did.
+ */
+static void unescape(char *s)
+{
+    char *out = s;
+    for (const char *p = s; *p;) {
+        int hi = p[0] == '\\' && p[1] == 'x' ? hex_digit(p[2]) : -1, lo = hi >= 0 ? hex_digit(p[3]) : -1;
+        if (p[0] == '\\' && p[1] == '\\') {
+            *out++ = '\\';
+            p += 2;
+        } else if (lo >= 0 && (hi | lo) != 0) {
+            *out++ = (char)(16 * hi + lo);
+            p += 4;
+        } else
+            *out++ = *p++;
+    }
+    *out = '\0';
+}
+
+/* Ends the current field: appends it to the list, undoing what report_csv_field() did to it. */
 static int end_field(sbuf *b, int quoted, char ***fields, int *n)
 {
     if (sb_put(b, '\0') != 0)
         return -1;
     b->len--;
     char *s = b->s;
-    if (quoted && s[0] == '\'' && s[1] && strchr("=+-@\t\r", s[1]))
+    if (quoted && s[0] == '\'' && s[1] && strchr("=+-@\t\r", s[1])) /* the apostrophe that defused a formula */
         memmove(s, s + 1, strlen(s));
+    unescape(s);
     char **grown = realloc(*fields, (size_t)(*n + 1) * sizeof *grown);
     if (!grown)
         return -1;
@@ -56,18 +85,25 @@ static int end_field(sbuf *b, int quoted, char ***fields, int *n)
     return 0;
 }
 
-int gradebook_read_record(FILE *f, char ***fields, int *n)
+int gradebook_read_record(FILE *f, char ***fields, int *n, const char **why)
 {
     *fields = NULL;
     *n = 0;
     sbuf b = {0};
+    const char *reason = "out of memory";
     int c = fgetc(f), quoted = 0, in_quotes = 0;
     if (c == EOF)
         return 0;
     for (;; c = fgetc(f)) {
+        if (c == '\0') {
+            reason = "a NUL byte";
+            goto bad;
+        }
         if (in_quotes) {
-            if (c == EOF)
-                goto bad; /* a quote never closed */
+            if (c == EOF) {
+                reason = "a quote that is never closed";
+                goto bad;
+            }
             if (c == '"') {
                 int next = fgetc(f);
                 if (next == '"') {
@@ -97,8 +133,10 @@ int gradebook_read_record(FILE *f, char ***fields, int *n)
         }
         if (c == '\r')
             continue;
-        if (quoted || c == '"')
-            goto bad; /* text after a closing quote, or a quote inside an unquoted field */
+        if (quoted || c == '"') {
+            reason = quoted ? "text after a closing quote" : "a quote inside a field that does not start with one";
+            goto bad;
+        }
         if (sb_put(&b, (char)c))
             goto bad;
     }
@@ -107,6 +145,8 @@ bad:
     gradebook_free_fields(*fields, *n);
     *fields = NULL;
     *n = 0;
+    if (why)
+        *why = reason;
     return -1;
 }
 
@@ -148,6 +188,23 @@ static int add_row(gradebook *gb, char **fields)
     return 0;
 }
 
+/* May this row join the gradebook: as many fields as the header, a student not seen before? 0, or -1 with why not in err. */
+static int check_row(const gradebook *gb, char **fields, int n, const char *path, int record, char *err, size_t errlen)
+{
+    if (n != gb->ncols) {
+        snprintf(err, errlen, "%s: record %d has %d fields, the header %d", path, record, n, gb->ncols);
+        return -1;
+    }
+    int twin = gradebook_find(gb, fields[GB_STUDENT]);
+    if (twin >= 0) { /* resuming would skip one of the two, and gradebook_put would replace only one */
+        char name[128];
+        report_clean(name, sizeof name, fields[GB_STUDENT]);
+        snprintf(err, errlen, "%s: record %d repeats the student %s of record %d", path, record, name, twin + 2);
+        return -1;
+    }
+    return 0;
+}
+
 int gradebook_load(const char *path, gradebook *gb, char *err, size_t errlen)
 {
     memset(gb, 0, sizeof *gb);
@@ -159,8 +216,9 @@ int gradebook_load(const char *path, gradebook *gb, char *err, size_t errlen)
         return -1;
     }
     char **fields;
+    const char *why = "";
     int n, record = 0, rc;
-    while ((rc = gradebook_read_record(f, &fields, &n)) == 1) {
+    while ((rc = gradebook_read_record(f, &fields, &n, &why)) == 1) {
         if (n == 1 && fields[0][0] == '\0') { /* a blank line */
             gradebook_free_fields(fields, n);
             continue;
@@ -179,8 +237,7 @@ int gradebook_load(const char *path, gradebook *gb, char *err, size_t errlen)
             gb->ncols = n;
             continue;
         }
-        if (n != gb->ncols) {
-            snprintf(err, errlen, "%s: record %d has %d fields, the header %d", path, record, n, gb->ncols);
+        if (check_row(gb, fields, n, path, record, err, errlen) != 0) {
             gradebook_free_fields(fields, n);
             goto fail;
         }
@@ -191,7 +248,7 @@ int gradebook_load(const char *path, gradebook *gb, char *err, size_t errlen)
         }
     }
     if (rc < 0) {
-        snprintf(err, errlen, "%s: record %d is malformed CSV", path, record + 1);
+        snprintf(err, errlen, "%s: record %d is malformed CSV: %s", path, record + 1, why);
         goto fail;
     }
     fclose(f);
@@ -212,6 +269,8 @@ int gradebook_find(const gradebook *gb, const char *student)
 
 int gradebook_put(gradebook *gb, const char *student, const grade_report *r)
 {
+    if (gb->ncols < GB_FIXED) /* no header yet (a missing file loads as none): nowhere to put the fixed columns */
+        return -1;
     char **fields = calloc((size_t)gb->ncols, sizeof *fields);
     if (!fields)
         return -1;
@@ -370,12 +429,22 @@ void gradebook_summary(FILE *f, const gradebook *gb, int top)
     if (nfails) {
         qsort(fails, (size_t)nfails, sizeof *fails, by_count);
         fprintf(f, "Most common failures (students):\n");
-        for (int i = 0; i < nfails && i < top; i++)
-            fprintf(f, "  %4d  %s\n", fails[i].students, fails[i].what);
+        for (int i = 0; i < nfails && i < top; i++) {
+            fprintf(f, "  %4d  ", fails[i].students);
+            report_put_clean(f, fails[i].what); /* read from the gradebook file: cleaned like any text from outside */
+            fputc('\n', f);
+        }
     } else {
         fprintf(f, "No failures.\n");
     }
     free(fails);
+}
+
+void gradebook_progress(FILE *f, const char *student, const grade_report *r)
+{
+    fputs("  ", f);
+    report_put_clean(f, student);
+    fprintf(f, ": %d/%d (%.1f%%) in %.1f s\n", r->points, r->max_points, report_percent(r), r->seconds);
 }
 
 void gradebook_free(gradebook *gb)

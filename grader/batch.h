@@ -31,13 +31,16 @@ typedef struct gradebook {
 
 /**
  * Reads one CSV record (RFC 4180: quoted fields may hold commas, doubled
- * quotes and line breaks). A quoted field that report_csv_field() defused
- * with a leading apostrophe gets it removed again, so names round-trip.
+ * quotes and line breaks) and undoes what report_csv_field() did to each
+ * field: the apostrophe that defused a formula goes, \\xHH becomes its byte
+ * and \\\\ a backslash, so every field comes back exactly as it was written.
  * @param[out] fields malloc'ed array of malloc'ed strings (free with gradebook_free_fields)
  * @param[out] n      how many
+ * @param[out] why    on a malformed record, what is wrong with it (a static string); may be NULL
  * @return 1 when a record was read, 0 at the end of the file, -1 on a malformed record
+ *         (a quote never closed, text after a closing quote, a quote inside an unquoted field, a NUL byte)
  */
-int gradebook_read_record(FILE *f, char ***fields, int *n);
+int gradebook_read_record(FILE *f, char ***fields, int *n, const char **why);
 
 /** Frees what gradebook_read_record() returned. */
 void gradebook_free_fields(char **fields, int n);
@@ -50,8 +53,10 @@ int gradebook_init(gradebook *gb, const grade_report *r);
 
 /**
  * Reads a gradebook written by gradebook_save(). A missing file is an empty
- * gradebook with no header (ncols 0).
- * @param[out] err on failure, what is wrong, with the line
+ * gradebook with no header (ncols 0). It reads all or nothing: a record that
+ * is malformed CSV, a row with more or fewer fields than the header, or a
+ * student with two rows fails the whole load, so no row is dropped unseen.
+ * @param[out] err on failure, what is wrong, with the record (the header is record 1)
  * @return 0, or -1 on a malformed file
  */
 int gradebook_load(const char *path, gradebook *gb, char *err, size_t errlen);
@@ -63,7 +68,7 @@ int gradebook_find(const gradebook *gb, const char *student);
  * Sets the row of r's student from a report (replacing an earlier row of the
  * same student): its points per task column and the fixed columns.
  * @param[in] student the student's name (the submission folder's name)
- * @return 0, or -1 when out of memory
+ * @return 0, or -1 when out of memory or @p gb has no header (not started by gradebook_init() or loaded from a file)
  */
 int gradebook_put(gradebook *gb, const char *student, const grade_report *r);
 
@@ -81,10 +86,19 @@ int gradebook_same_columns(const gradebook *a, const gradebook *b);
 /**
  * Prints the summary of batch mode: how many students, the mean, the score
  * distribution in tenths (90-100% together with 100%), and the most common
- * failures ("lab/task:verdict", with how many students had each).
+ * failures ("lab/task:verdict", with how many students had each, cleaned as
+ * report_clean() cleans: they are read from the file).
  * @param[in] top how many failures to list
  */
 void gradebook_summary(FILE *f, const gradebook *gb, int top);
+
+/**
+ * Prints batch mode's line for a student just graded, "  NAME: P/M (X%) in S s",
+ * with the name cleaned (report_clean()) so that a folder name cannot drive the terminal.
+ * @param[in] student the submission folder's name, untrusted
+ * @param[in] r       the student's report
+ */
+void gradebook_progress(FILE *f, const char *student, const grade_report *r);
 
 /** Frees everything the gradebook holds and zeroes it. */
 void gradebook_free(gradebook *gb);

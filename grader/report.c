@@ -1,4 +1,4 @@
-/* The grader's results for one submission, and the formats it writes them in: table, TSV, JSON, Gradescope, JUnit. */
+/* The grader's results for one submission, the formats it writes them in (table, TSV, JSON, Gradescope, JUnit), and the one cleaner of untrusted text they all write through. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
@@ -72,80 +72,121 @@ static int utf8_length(const unsigned char *p, unsigned *cp)
     return len;
 }
 
-static const char REPLACEMENT[] = "\xEF\xBF\xBD"; /* U+FFFD */
+/* Can this code point reorder, restyle or hide what a reader sees? (The list is report_clean's.) */
+static int unsafe_code_point(unsigned cp)
+{
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029 ||
+           cp == 0xFFFE || cp == 0xFFFF;
+}
 
-void report_json_string(FILE *f, const char *s)
+/* Length of the character at p (1 for a byte that starts none); *safe says whether report_clean keeps it. */
+static int char_at(const unsigned char *p, int *safe)
+{
+    unsigned cp;
+    int len = utf8_length(p, &cp);
+    *safe = len > 0 && !unsafe_code_point(cp);
+    return len ? len : 1;
+}
+
+size_t report_clean(char *dst, size_t len, const char *src)
+{
+    if (len == 0)
+        return 0;
+    const unsigned char *p = (const unsigned char *)(src ? src : "");
+    size_t used = 0;
+    while (*p) {
+        int safe, n = char_at(p, &safe), out = safe ? n : 1;
+        if (used + (size_t)out >= len)
+            break; /* cut before the character, never inside it */
+        /* memmove: cleaning in place writes at or before where it reads */
+        memmove(dst + used, safe ? (const char *)p : "?", (size_t)out);
+        used += (size_t)out;
+        p += n;
+    }
+    dst[used] = '\0';
+    return used;
+}
+
+/*
+ * The one writer of untrusted text: writes s cleaned as report_clean() cleans
+ * it. `escape` maps an ASCII character to what the format writes for it (NULL:
+ * as it is); with `hex`, a character report_clean() would replace is written
+ * as \xHH per byte instead of '?', so that it can be read back.
+ */
+static void put_text(FILE *f, const char *s, const char *(*escape)(int c), int hex)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p) {
-        unsigned cp;
-        int len = utf8_length(p, &cp);
-        if (len == 0) {
-            fputs(REPLACEMENT, f);
-            p++;
-        } else if (cp == '"' || cp == '\\') {
-            fprintf(f, "\\%c", (char)cp);
-            p++;
-        } else if (cp == '\n') {
-            fputs("\\n", f);
-            p++;
-        } else if (cp == '\t') {
-            fputs("\\t", f);
-            p++;
-        } else if (cp < 0x20 || cp == 0x7F) {
-            fprintf(f, "\\u%04x", cp);
-            p++;
-        } else {
-            fwrite(p, 1, (size_t)len, f);
-            p += len;
-        }
+        int safe, n = char_at(p, &safe);
+        const char *e = safe && escape ? escape(*p) : NULL;
+        if (e)
+            fputs(e, f);
+        else if (safe)
+            fwrite(p, 1, (size_t)n, f);
+        else if (hex)
+            for (int i = 0; i < n; i++)
+                fprintf(f, "\\x%02X", p[i]);
+        else
+            fputc('?', f);
+        p += n;
+    }
+}
+
+void report_put_clean(FILE *f, const char *s)
+{
+    put_text(f, s, NULL, 0);
+}
+
+/* Inside a JSON string: the quote and the backslash (report_clean has already taken every control character). */
+static const char *json_escape(int c)
+{
+    return c == '"' ? "\\\"" : c == '\\' ? "\\\\" : NULL;
+}
+
+void report_json_string(FILE *f, const char *s)
+{
+    put_text(f, s, json_escape, 0);
+}
+
+/* Inside XML text or an attribute in either quotes: the five characters with entities. */
+static const char *xml_escape(int c)
+{
+    switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    case '\'': return "&apos;";
+    default: return NULL;
     }
 }
 
 void report_xml_text(FILE *f, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    while (*p) {
-        unsigned cp;
-        int len = utf8_length(p, &cp);
-        if (len == 0) {
-            fputs(REPLACEMENT, f);
-            p++;
-            continue;
-        }
-        switch (cp) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&apos;", f); break;
-        case '\t': fputs("&#9;", f); break;
-        case '\n': fputs("&#10;", f); break;
-        case '\r': fputs("&#13;", f); break;
-        default:
-            if (cp < 0x20 || cp == 0xFFFE || cp == 0xFFFF) /* not allowed anywhere in XML 1.0 */
-                fputs(REPLACEMENT, f);
-            else
-                fwrite(p, 1, (size_t)len, f);
-        }
-        p += len;
-    }
+    put_text(f, s, xml_escape, 0);
+}
+
+/* Inside a CSV field: quotes doubled, and backslashes doubled because \xHH stands for a byte. */
+static const char *csv_escape(int c)
+{
+    return c == '"' ? "\"\"" : c == '\\' ? "\\\\" : NULL;
 }
 
 void report_csv_field(FILE *f, const char *s)
 {
     s = s ? s : "";
-    int formula = strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0';
-    int quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+    int formula = s[0] != '\0' && strchr("=+-@", s[0]) != NULL;
+    int quote = formula || strpbrk(s, ",\"") != NULL;
     if (quote)
         fputc('"', f);
     if (formula)
         fputc('\'', f);
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
-            fputc('"', f);
-        fputc(*p, f);
+    if (s[0] == '\'') { /* so that the only leading apostrophe the reader strips is the one just above */
+        fputs("\\x27", f);
+        s++;
     }
+    put_text(f, s, csv_escape, 1);
     if (quote)
         fputc('"', f);
 }
@@ -154,25 +195,28 @@ void report_table(FILE *f, const grade_report *r)
 {
     for (int l = 0; l < r->nlabs; l++) {
         const lab_result *lab = &r->labs[l];
+        fputs("\n== ", f);
+        report_put_clean(f, lab->spec.lab);
         if (!lab->spec_ok) {
-            fprintf(f, "\n== %s: spec error, not graded ==\n  %s\n", lab->spec.lab, lab->spec_error);
+            fputs(": spec error, not graded ==\n  ", f);
+            report_put_clean(f, lab->spec_error);
+            fputc('\n', f);
             continue;
         }
-        fprintf(f, "\n== %s: %s ==\n", lab->spec.lab, lab->spec.title);
+        fputs(": ", f);
+        report_put_clean(f, lab->spec.title);
+        fputs(" ==\n", f);
         fprintf(f, "  %-10s %7s  %s\n", "task", "points", "verdict");
-        for (int t = 0; t < lab->spec.ntasks; t++)
-            fprintf(f, "  %-10s %3d/%-3d  %s\n", lab->spec.tasks[t].name, lab->tasks[t].points,
-                    lab->spec.tasks[t].points, lab->tasks[t].detail);
+        for (int t = 0; t < lab->spec.ntasks; t++) {
+            char name[sizeof lab->spec.tasks[t].name];
+            report_clean(name, sizeof name, lab->spec.tasks[t].name);
+            fprintf(f, "  %-10s %3d/%-3d  ", name, lab->tasks[t].points, lab->spec.tasks[t].points);
+            report_put_clean(f, lab->tasks[t].detail);
+            fputc('\n', f);
+        }
         fprintf(f, "  %-10s %3d/%-3d\n", "lab total", lab->points, lab->max_points);
     }
     fprintf(f, "\nTOTAL %d/%d (%.1f%%)\n", r->points, r->max_points, report_percent(r));
-}
-
-/* Writes s with tabs, line breaks and other control characters turned into spaces. */
-static void one_line(FILE *f, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        fputc(*p < 0x20 ? ' ' : *p, f);
 }
 
 void report_tsv(FILE *f, const grade_report *r)
@@ -180,9 +224,12 @@ void report_tsv(FILE *f, const grade_report *r)
     for (int l = 0; l < r->nlabs; l++) {
         const lab_result *lab = &r->labs[l];
         for (int t = 0; lab->spec_ok && t < lab->spec.ntasks; t++) {
-            fprintf(f, "%s\t%s\t%d\t%d\t%s\t", lab->spec.lab, lab->spec.tasks[t].name, lab->tasks[t].points,
-                    lab->spec.tasks[t].points, verdict_name(lab->tasks[t].v));
-            one_line(f, lab->tasks[t].detail);
+            report_put_clean(f, lab->spec.lab);
+            fputc('\t', f);
+            report_put_clean(f, lab->spec.tasks[t].name);
+            fprintf(f, "\t%d\t%d\t%s\t", lab->tasks[t].points, lab->spec.tasks[t].points,
+                    verdict_name(lab->tasks[t].v));
+            report_put_clean(f, lab->tasks[t].detail);
             fputc('\n', f);
         }
     }
@@ -397,17 +444,27 @@ void report_junit(FILE *f, const grade_report *r)
     fputs("</testsuites>\n", f);
 }
 
+/* Says on stderr what went wrong with an output file; the path may hold a student's folder name, so it is cleaned. */
+static void file_error(const char *what, const char *path, const char *why)
+{
+    fprintf(stderr, "grader: %s ", what);
+    report_put_clean(stderr, path);
+    if (why)
+        fprintf(stderr, ": %s", why);
+    fputc('\n', stderr);
+}
+
 int report_write_file(const char *path, void (*writer)(FILE *, const grade_report *), const grade_report *r)
 {
     char tmp[4200];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp) {
-        fprintf(stderr, "grader: output path too long: %s\n", path);
+        file_error("output path too long:", path, NULL);
         return -1;
     }
     int fd = mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
-        fprintf(stderr, "grader: cannot write %s: %s\n", path, strerror(errno));
+        file_error("cannot write", path, strerror(errno));
         if (fd >= 0)
             close(fd);
         return -1;
@@ -417,7 +474,7 @@ int report_write_file(const char *path, void (*writer)(FILE *, const grade_repor
     int ok = fflush(f) == 0 && !ferror(f) && fsync(fd) == 0;
     ok &= fclose(f) == 0;
     if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "grader: could not finish writing %s: %s\n", path, strerror(errno));
+        file_error("could not finish writing", path, strerror(errno));
         remove(tmp);
         return -1;
     }
@@ -436,7 +493,12 @@ void report_calibration(FILE *f, const grade_report *r)
             if (!t->conflict_cmp)
                 continue;
             const test_result *tr = &lab->tests[x];
-            fprintf(f, "%s\t%s\t%s\tconflicts%s%lld\t", lab->spec.lab, t->name, t->kernel[0] ? t->kernel : "-",
+            report_put_clean(f, lab->spec.lab);
+            fputc('\t', f);
+            report_put_clean(f, t->name);
+            fputc('\t', f);
+            report_put_clean(f, t->kernel[0] ? t->kernel : "-");
+            fprintf(f, "\tconflicts%s%lld\t",
                     t->conflict_cmp == '<' ? "<=" : t->conflict_cmp == '>' ? ">=" : "==", t->conflicts);
             if (tr->conflicts >= 0)
                 fprintf(f, "%lld\t%s\t%s\n", tr->conflicts, strcmp(r->mode, "cpu") == 0 ? "simulated" : "ncu", r->mode);

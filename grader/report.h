@@ -1,7 +1,8 @@
-/* The grader's results for one submission, and the formats it writes them in: table, TSV, JSON, Gradescope, JUnit. */
+/* The grader's results for one submission, the formats it writes them in (table, TSV, JSON, Gradescope, JUnit), and the one cleaner of untrusted text they all write through. */
 #ifndef REPORT_H
 #define REPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "check.h"
@@ -63,31 +64,65 @@ double report_percent(const grade_report *r);
 void report_total(grade_report *r);
 
 /**
- * Writes @p s as the inside of a JSON string (no quotes around it). Control
- * characters become \\u00XX, '"' and '\\' are escaped, and bytes that are not
- * valid UTF-8 become U+FFFD, so the output is always valid JSON.
+ * Copies @p src into @p dst as text that is safe to show anywhere: a terminal,
+ * a spreadsheet, a web page. Each of these becomes one '?': a byte below 0x20
+ * or 0x7F (ESC, CR, BS, tab, line feed...), a byte that is not part of valid
+ * UTF-8, a C1 control (U+0080..U+009F), a bidi control (U+061C, U+200E,
+ * U+200F, U+202A..U+202E, U+2066..U+2069), U+2028, U+2029, U+FFFE and
+ * U+FFFF. Every other character is kept as it is. Untrusted text (compiler
+ * lines, runner notes, folder names) goes through this before any output.
+ * Cleaning twice gives what cleaning once gave.
+ * @param[out] dst where the clean text goes, always NUL-terminated; it may be @p src itself
+ * @param[in]  len size of @p dst; a longer text is cut at a character boundary, never inside one
+ * @param[in]  src the text; NULL reads as ""
+ * @return the length written
+ */
+size_t report_clean(char *dst, size_t len, const char *src);
+
+/**
+ * Writes @p s cleaned as report_clean() cleans it, without a length limit.
+ * @param[in] f where to
+ * @param[in] s the text; NULL reads as ""
+ */
+void report_put_clean(FILE *f, const char *s);
+
+/**
+ * Writes @p s, cleaned as report_clean() cleans it, as the inside of a JSON
+ * string (no quotes around it): '"' and '\\' are escaped, so the output is
+ * always valid JSON and holds no control character.
+ * @param[in] f where to
+ * @param[in] s the text; NULL reads as ""
  */
 void report_json_string(FILE *f, const char *s);
 
 /**
- * Writes @p s as XML character data or an attribute value: & < > " ' become
- * entities, characters XML 1.0 forbids (control characters other than tab,
- * newline and carriage return) and invalid UTF-8 become U+FFFD.
+ * Writes @p s, cleaned as report_clean() cleans it, as XML character data or
+ * an attribute value: & < > " ' become entities.
+ * @param[in] f where to
+ * @param[in] s the text; NULL reads as ""
  */
 void report_xml_text(FILE *f, const char *s);
 
 /**
- * Writes @p s as one CSV field (RFC 4180): quoted when it holds a comma, a
- * quote or a line break, with quotes doubled. A field that a spreadsheet would
- * read as a formula (starting with = + - @, tab or carriage return) gets a
- * leading apostrophe.
+ * Writes @p s as one CSV field (RFC 4180) that gradebook_read_record() reads
+ * back exactly. Where report_clean() would write '?', each byte is written as
+ * \\xHH instead, a backslash as \\\\, and a leading apostrophe as \\x27,
+ * so the field holds no control character yet loses nothing (the gradebook
+ * finds students by name). The field is quoted when it holds a comma or a
+ * quote, with quotes doubled. A field that a spreadsheet would read as a
+ * formula (starting with = + - @) gets a leading apostrophe.
+ * @param[in] f where to
+ * @param[in] s the text; NULL reads as ""
  */
 void report_csv_field(FILE *f, const char *s);
 
-/** The score table: one block per lab, a line per task, and the total. */
+/** The score table: one block per lab, a line per task, and the total; every text is cleaned (report_clean()). */
 void report_table(FILE *f, const grade_report *r);
 
-/** One line per task: lab, task, points, max, verdict, detail (tabs and newlines in the detail become spaces). */
+/**
+ * One line per task: lab, task, points, max, verdict, detail, tab-separated.
+ * Every text is cleaned (report_clean()), so no tab or line break of a detail survives.
+ */
 void report_tsv(FILE *f, const grade_report *r);
 
 /** Everything: labs, tasks with points, and each test with its visibility, verdict, detail and time. */

@@ -1,4 +1,4 @@
-/* Tests of the grader's parts: the spec parser, the sandbox, the verdict names and the report formats. */
+/* Tests of the grader's parts: the spec parser, the sandbox, the verdict names, the report formats and the gradebook. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
@@ -455,18 +455,103 @@ static void expect_escape(void (*writer)(FILE *, const char *), const char *in, 
     free(got);
 }
 
+/*
+ * Where a reader could be fooled: the offset of the first byte of s that is a
+ * control byte not in `allowed` (the format's own separators), DEL, a byte
+ * outside valid UTF-8, or the start of a C1 control, a bidi control, U+2028,
+ * U+2029, U+FFFE or U+FFFF; -1 when there is none. It decodes on its own,
+ * apart from report.c, so that it checks report_clean rather than repeats it.
+ */
+static long first_unsafe_byte(const char *s, const char *allowed)
+{
+    static const unsigned smallest[5] = {0, 0, 0x80, 0x800, 0x10000}; /* below: an overlong form */
+    const unsigned char *p = (const unsigned char *)s;
+    for (long i = 0; p[i];) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            if ((c < 0x20 && !strchr(allowed, (int)c)) || c == 0x7F)
+                return i;
+            i++;
+            continue;
+        }
+        int len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        unsigned cp = len ? c & (0x7Fu >> len) : 0;
+        for (int k = 1; k < len; k++) {
+            if ((p[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = cp << 6 | (p[i + k] & 0x3F);
+        }
+        if (len == 0 || cp < smallest[len] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF || cp <= 0x9F ||
+            cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+            (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029 || cp == 0xFFFE || cp == 0xFFFF)
+            return i;
+        i += len;
+    }
+    return -1;
+}
+
+/* Every class of character report_clean replaces, what it keeps, cutting, idempotence, and cleaning in place. */
+static void test_clean(void)
+{
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"plain text", "plain text"},
+        {"\x1b[2J\x1b]0;title\x07", "?[2J?]0;title?"},
+        {"a\rb\bc\td\ne\x7f" "f", "a?b?c?d?e?f"},
+        {"\xe2\x80\xae" "exe.txt", "?exe.txt"},                                /* U+202E */
+        {"\xe2\x80\x8e\xe2\x80\x8f\xe2\x81\xa6\xe2\x81\xa9\xd8\x9c|", "?????|"}, /* U+200E U+200F U+2066 U+2069 U+061C */
+        {"\xe2\x80\xaa\xe2\x80\xa8\xe2\x80\xa9\xef\xbf\xbe\xef\xbf\xbf", "?????"}, /* U+202A U+2028 U+2029 U+FFFE U+FFFF */
+        {"\xc2\x80\xc2\x9b\xc2\x9f\xc2\xa0", "???\xc2\xa0"},                   /* C1 controls go, no-break space stays */
+        {"\xff|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xe2\x82", "?|??|???|????|??"},
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xe2\x80\x94", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xe2\x80\x94"},
+        {"", ""},
+    };
+    char out[128], twice[128], in_place[128];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n = report_clean(out, sizeof out, cases[i].in);
+        KIT_ASSERT_MSG(strcmp(out, cases[i].want) == 0 && n == strlen(out), "case %zu: cleaned to [%s], expected [%s]",
+                       i, out, cases[i].want);
+        report_clean(twice, sizeof twice, out);
+        KIT_ASSERT_MSG(strcmp(twice, out) == 0, "case %zu: cleaning twice gave [%s], once [%s]", i, twice, out);
+        snprintf(in_place, sizeof in_place, "%s", cases[i].in);
+        report_clean(in_place, sizeof in_place, in_place);
+        KIT_ASSERT_MSG(strcmp(in_place, out) == 0, "case %zu: cleaning in place gave [%s]", i, in_place);
+        char *put = capture(report_put_clean, cases[i].in);
+        KIT_ASSERT_MSG(strcmp(put, out) == 0, "case %zu: report_put_clean wrote [%s]", i, put);
+        free(put);
+    }
+    report_clean(out, sizeof out, NULL);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    out[0] = 'x';
+    KIT_ASSERT_MSG(report_clean(out, 0, "abc") == 0 && out[0] == 'x', "a zero-sized buffer was written");
+
+    /* cut at every size: a prefix of the whole, never half a character, and as stable as the whole */
+    const char *wide = "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\x1b" "a\xe2\x80\xae";
+    char whole[64];
+    report_clean(whole, sizeof whole, wide);
+    for (size_t len = 1; len <= strlen(wide) + 1; len++) {
+        size_t n = report_clean(out, len, wide);
+        long bad = first_unsafe_byte(out, "");
+        KIT_ASSERT_MSG(n < len && n == strlen(out) && strncmp(out, whole, n) == 0 && bad < 0,
+                       "cut to %zu bytes: %zu written, byte %ld is 0x%02x", len, n, bad,
+                       bad >= 0 ? (unsigned char)out[bad] : 0);
+        report_clean(twice, len, out);
+        KIT_ASSERT_MSG(strcmp(twice, out) == 0, "cut to %zu bytes, cleaning twice differs", len);
+    }
+}
+
 static void test_json_escaping(void)
 {
     expect_escape(report_json_string, "plain text", "plain text", "JSON");
     expect_escape(report_json_string, "say \"PASS\" \\o/", "say \\\"PASS\\\" \\\\o/", "JSON");
-    expect_escape(report_json_string, "a\nb\tc\rd\x01" "e\x1f\x7f", "a\\nb\\tc\\u000dd\\u0001e\\u001f\\u007f", "JSON");
+    expect_escape(report_json_string, "a\nb\tc\rd\x01" "e\x1f\x7f", "a?b?c?d?e??", "JSON (control characters become '?')");
+    expect_escape(report_json_string, "\xe2\x80\xae" "exe.txt", "?exe.txt", "JSON (a bidi override becomes '?')");
     expect_escape(report_json_string, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
                   "JSON (valid UTF-8 is kept)");
     /* a stray byte, an overlong '/', a surrogate, a code point past U+10FFFF, a sequence cut short */
-    expect_escape(report_json_string, "\xff|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xe2\x82",
-                  "\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
-                  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd",
-                  "JSON (invalid UTF-8 becomes U+FFFD)");
+    expect_escape(report_json_string, "\xff|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xe2\x82", "?|??|???|????|??",
+                  "JSON (each byte of invalid UTF-8 becomes '?')");
     expect_escape(report_json_string, "", "", "JSON");
 }
 
@@ -475,9 +560,8 @@ static void test_xml_escaping(void)
     expect_escape(report_xml_text, "plain", "plain", "XML");
     expect_escape(report_xml_text, "</failure><x a='1' b=\"2\">&amp;]]>",
                   "&lt;/failure&gt;&lt;x a=&apos;1&apos; b=&quot;2&quot;&gt;&amp;amp;]]&gt;", "XML");
-    expect_escape(report_xml_text, "a\tb\nc\rd\x01\x1b[31m", "a&#9;b&#10;c&#13;d\xef\xbf\xbd\xef\xbf\xbd[31m", "XML");
-    expect_escape(report_xml_text, "\xef\xbf\xbf \xc3\xa9 \xfe", "\xef\xbf\xbd \xc3\xa9 \xef\xbf\xbd",
-                  "XML (U+FFFF and invalid UTF-8 become U+FFFD)");
+    expect_escape(report_xml_text, "a\tb\nc\rd\x01\x1b[31m", "a?b?c?d??[31m", "XML (control characters become '?')");
+    expect_escape(report_xml_text, "\xef\xbf\xbf \xc3\xa9 \xfe", "? \xc3\xa9 ?", "XML (U+FFFF and invalid UTF-8 become '?')");
 }
 
 static void test_csv_fields(void)
@@ -485,7 +569,11 @@ static void test_csv_fields(void)
     expect_escape(report_csv_field, "alice", "alice", "CSV");
     expect_escape(report_csv_field, "smith, john", "\"smith, john\"", "CSV");
     expect_escape(report_csv_field, "say \"hi\"", "\"say \"\"hi\"\"\"", "CSV");
-    expect_escape(report_csv_field, "two\nlines", "\"two\nlines\"", "CSV");
+    expect_escape(report_csv_field, "two\nlines", "two\\x0Alines", "CSV (a line break is escaped, not written)");
+    expect_escape(report_csv_field, "esc\x1b[2J \xe2\x80\xae\xff", "esc\\x1B[2J \\xE2\\x80\\xAE\\xFF", "CSV (escaped bytes)");
+    expect_escape(report_csv_field, "back\\slash", "back\\\\slash", "CSV (a backslash is doubled)");
+    expect_escape(report_csv_field, "'=x,y", "\"\\x27=x,y\"", "CSV (a leading apostrophe is escaped)");
+    expect_escape(report_csv_field, "caf\xc3\xa9", "caf\xc3\xa9", "CSV (valid UTF-8 is kept)");
     expect_escape(report_csv_field, "=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\"", "CSV (formula defused)");
     expect_escape(report_csv_field, "-1+2", "\"'-1+2\"", "CSV (formula defused)");
     expect_escape(report_csv_field, "@sum", "\"'@sum\"", "CSV (formula defused)");
@@ -497,17 +585,19 @@ static void test_csv_fields(void)
  * with nothing after it. Returns NULL when valid, else where it stopped.
  */
 static const char *json_value(const char *p);
+static const char *json_reached; /* how far the checker read: where invalid JSON stopped it */
 static const char *json_ws(const char *p)
 {
     while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
         p++;
-    return p;
+    return json_reached = p;
 }
 static const char *json_str(const char *p)
 {
     if (*p++ != '"')
         return NULL;
     for (; *p != '"'; p++) {
+        json_reached = p;
         if ((unsigned char)*p < 0x20)
             return NULL;
         if (*p == '\\') {
@@ -560,27 +650,9 @@ static const char *json_value(const char *p)
 }
 static int json_valid(const char *text)
 {
+    json_reached = text;
     const char *end = json_value(text);
     return end && *json_ws(end) == '\0';
-}
-
-/* Is every byte of s part of valid UTF-8, with no control character but tab and newline? */
-static int clean_utf8(const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p < 0x20 && *p != '\n' && *p != '\t')
-            return 0;
-        if (*p >= 0x80) {
-            int len = *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC2 ? 2 : 0;
-            if (len == 0)
-                return 0;
-            for (int i = 1; i < len; i++)
-                if ((p[i] & 0xC0) != 0x80)
-                    return 0;
-            p += len - 1;
-        }
-    }
-    return 1;
 }
 
 static const char *NASTY = "\"PASS\"\n</failure><x>]]>&\\ \x01\x1b[2J \xff\xfe caf\xc3\xa9";
@@ -653,11 +725,11 @@ static void test_report_json(void)
     fill_report();
     char *json = write_report(report_json);
     KIT_ASSERT_MSG(json_valid(json), "report_json wrote invalid JSON:\n%s", json);
-    KIT_ASSERT_MSG(clean_utf8(json), "report_json wrote invalid UTF-8 or control bytes");
+    KIT_ASSERT_MSG(first_unsafe_byte(json, "\n") < 0, "report_json wrote invalid UTF-8 or control bytes");
     KIT_ASSERT_MSG(strstr(json, "\"score\": 6,\n  \"max_score\": 10") != NULL, "no total in:\n%s", json);
     KIT_ASSERT_MSG(strstr(json, "\"test\": \"h1\", \"visibility\": \"hidden\"") != NULL, "h1 not hidden:\n%s", json);
     KIT_ASSERT_MSG(strstr(json, "\"test\": \"p1\", \"visibility\": \"public\"") != NULL, "p1 not public:\n%s", json);
-    KIT_ASSERT_MSG(strstr(json, "\\\"PASS\\\"\\n</failure>") != NULL, "the nasty detail is not escaped:\n%s", json);
+    KIT_ASSERT_MSG(strstr(json, "\\\"PASS\\\"?</failure>") != NULL, "the nasty detail is not escaped:\n%s", json);
     KIT_ASSERT_MSG(strstr(json, "\"spec_error\"") != NULL, "the broken lab is missing:\n%s", json);
     free(json);
 }
@@ -667,7 +739,7 @@ static void test_report_gradescope(void)
     fill_report();
     char *gs = write_report(report_gradescope);
     KIT_ASSERT_MSG(json_valid(gs), "report_gradescope wrote invalid JSON:\n%s", gs);
-    KIT_ASSERT_MSG(clean_utf8(gs), "report_gradescope wrote invalid UTF-8 or control bytes");
+    KIT_ASSERT_MSG(first_unsafe_byte(gs, "\n") < 0, "report_gradescope wrote invalid UTF-8 or control bytes");
     /* the hidden test and the task that has it are after_due_date; the rest is visible */
     KIT_ASSERT_MSG(strstr(gs, "test merge/h1 (hidden)\", \"score\": 0, \"max_score\": 0, \"status\": \"passed\", "
                               "\"output\": \"pass\", \"visibility\": \"after_due_date\"") != NULL,
@@ -676,7 +748,7 @@ static void test_report_gradescope(void)
                               "\"output\": \"pass (3 tests)\", \"visibility\": \"after_due_date\"") != NULL,
                    "task merge (with a hidden test) not after_due_date:\n%s", gs);
     KIT_ASSERT_MSG(strstr(gs, "task stable: stability\", \"score\": 0, \"max_score\": 4, \"status\": \"failed\"") &&
-                       strstr(gs, "\\n</failure><x>]]>&\\\\ \\u0001\\u001b[2J \xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9\", "
+                       strstr(gs, "?</failure><x>]]>&\\\\ ??[2J ?? caf\xc3\xa9\", "
                                   "\"visibility\": \"visible\"}"),
                    "task stable (public only) wrong or not visible:\n%s", gs);
     KIT_ASSERT_MSG(strstr(gs, "test merge/p1\", \"score\": 0, \"max_score\": 0, \"status\": \"passed\", "
@@ -690,15 +762,15 @@ static void test_report_junit(void)
 {
     fill_report();
     char *xml = write_report(report_junit);
-    KIT_ASSERT_MSG(clean_utf8(xml), "report_junit wrote invalid UTF-8 or control bytes");
+    KIT_ASSERT_MSG(first_unsafe_byte(xml, "\n") < 0, "report_junit wrote invalid UTF-8 or control bytes");
     KIT_ASSERT_MSG(strncmp(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites ", 50) == 0, "header:\n%s",
                    xml);
     KIT_ASSERT_MSG(strstr(xml, "tests=\"5\" failures=\"1\" errors=\"1\" skipped=\"0\"") != NULL,
                    "wrong totals:\n%s", xml);
     KIT_ASSERT_MSG(strstr(xml, "<testcase classname=\"01-x.merge\" name=\"h1\" time=\"0.250\"/>") != NULL,
                    "no passing h1:\n%s", xml);
-    KIT_ASSERT_MSG(strstr(xml, "<failure type=\"wrong\" message=\"&quot;PASS&quot;&#10;&lt;/failure&gt;&lt;x&gt;]]&gt;"
-                               "&amp;\\ \xef\xbf\xbd\xef\xbf\xbd[2J") != NULL,
+    KIT_ASSERT_MSG(strstr(xml, "<failure type=\"wrong\" message=\"&quot;PASS&quot;?&lt;/failure&gt;&lt;x&gt;]]&gt;"
+                               "&amp;\\ ??[2J") != NULL,
                    "the nasty failure is not escaped:\n%s", xml);
     /* nothing of the nasty text may appear raw */
     KIT_ASSERT_MSG(strstr(xml, "</failure><x>") == NULL && strstr(xml, "]]>") == NULL, "raw markup leaked:\n%s", xml);
@@ -724,7 +796,7 @@ static void test_report_table_and_tsv(void)
     free(table);
     char *tsv = write_report(report_tsv);
     KIT_ASSERT_MSG(strncmp(tsv, "01-x\tmerge\t6\t6\tpass\tpass (3 tests)\n01-x\tstable\t0\t4\twrong\tpublic test s1: "
-                                "\"PASS\" </failure>", 70) == 0,
+                                "\"PASS\"?</failure>", 70) == 0,
                    "tsv:\n%s", tsv);
     int lines = 0;
     for (const char *p = tsv; *p; p++)
@@ -806,6 +878,265 @@ static void test_hidden_specs_marked(void)
     }
 }
 
+/* ---- every output, fed what a hostile submission can print ------------------ */
+
+/*
+ * What a submission might print to fool whoever reads the results: clear the
+ * screen, retitle the terminal, CR and BS to overwrite, a C1 CSI, a bidi
+ * override, a stray byte; then the characters each format must escape. The
+ * "é" is real text that must survive. Short enough for a kernel name (48).
+ */
+static const char HOSTILE[] = "\x1b[2J\x1b]0;title\x07\r\b\xe2\x80\xae\xff caf\xc3\xa9 \xc2\x9b<&\"',\t\\";
+/* The same shape with nothing hostile: as many spaces, so the summary splits both into as many words. */
+static const char PLAIN[] = "plain caf\xc3\xa9 text";
+
+/* fill_report(), then `text` in every string a submission reaches, and a kernel name for --calibrate. */
+static void fill_with(const char *text)
+{
+    fill_report();
+    snprintf(rep.submission, sizeof rep.submission, "%s", text);
+    lab_result *lab = &rep.labs[0];
+    for (int t = 0; t < 2; t++)
+        snprintf(lab->tasks[t].detail, sizeof lab->tasks[t].detail, "public test s1: %s", text);
+    for (int x = 0; x < 4; x++)
+        snprintf(lab->tests[x].detail, sizeof lab->tests[x].detail, "%s", text);
+    snprintf(rep.labs[1].spec_error, sizeof rep.labs[1].spec_error, "unknown directive <%s>", text);
+    spec_test *s1 = &lab->spec.tests[2];
+    s1->conflict_cmp = '<';
+    snprintf(s1->kernel, sizeof s1->kernel, "%s", text); /* a spec is trusted, but --calibrate cleans it too */
+    lab->tests[2].conflicts = 5;
+}
+
+/* A file's whole text (the caller frees it), or NULL. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    for (int c; f && (c = fgetc(f)) != EOF;)
+        fputc(c, out);
+    fclose(out);
+    if (f)
+        fclose(f);
+    return f ? buf : (free(buf), NULL);
+}
+
+/* Batch mode's gradebook with the report's submission as the one student, as gradebook_save() writes it. */
+static void write_gradebook(FILE *f, const grade_report *r)
+{
+    char dir[] = "/tmp/kit-gbw-XXXXXX", path[64], err[256];
+    gradebook gb;
+    if (!mkdtemp(dir))
+        return;
+    snprintf(path, sizeof path, "%s/gb.csv", dir);
+    if (gradebook_init(&gb, r) == 0 && gradebook_put(&gb, r->submission, r) == 0 &&
+        gradebook_save(path, &gb, err, sizeof err) == 0) {
+        char *text = read_text(path);
+        fputs(text ? text : "", f);
+        free(text);
+    }
+    gradebook_free(&gb);
+    remove(path);
+    rmdir(dir);
+}
+
+/* Batch mode's summary of that gradebook, its failures column holding the submission's name (as a forged file could). */
+static void write_summary(FILE *f, const grade_report *r)
+{
+    gradebook gb;
+    if (gradebook_init(&gb, r) == 0 && gradebook_put(&gb, r->submission, r) == 0) {
+        free(gb.rows[0][GB_FAILURES]);
+        gb.rows[0][GB_FAILURES] = strdup(r->submission);
+        gradebook_summary(f, &gb, 5);
+    }
+    gradebook_free(&gb);
+}
+
+/* Batch mode's progress line for the report's submission. */
+static void write_progress(FILE *f, const grade_report *r)
+{
+    gradebook_progress(f, r->submission, r);
+}
+
+static const char *json_problem(const char *text, long *at)
+{
+    *at = json_valid(text) ? -1 : json_reached - text;
+    return *at < 0 ? NULL : "not valid JSON";
+}
+
+/* Length of the XML entity at p (&amp; &lt; &gt; &quot; &apos; &#N;), or 0 when p starts none. */
+static size_t xml_entity(const char *p)
+{
+    static const char *const names[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
+    for (int i = 0; i < 5; i++)
+        if (strncmp(p, names[i], strlen(names[i])) == 0)
+            return strlen(names[i]);
+    size_t digits = p[1] == '#' ? strspn(p + 2, "0123456789") : 0;
+    return digits && p[2 + digits] == ';' ? digits + 3 : 0;
+}
+
+/* Reads the tag at p (a '<'), pushing or popping `open`; returns where it ends, or where *why went wrong. */
+static const char *xml_tag(const char *p, char open[][32], int *depth, const char **why)
+{
+    int closing = p[1] == '/';
+    const char *q = p + 1 + closing;
+    size_t n = strspn(q, "abcdefghijklmnopqrstuvwxyz");
+    char name[32];
+    if (n == 0 || n >= sizeof name)
+        return *why = "a '<' that starts no tag", p;
+    memcpy(name, q, n);
+    name[n] = '\0';
+    q += n;
+    if (closing) {
+        if (*q != '>' || *depth == 0 || strcmp(open[*depth - 1], name) != 0)
+            return *why = "an end tag that closes no open tag", p;
+        (*depth)--;
+        return q + 1;
+    }
+    for (q += strspn(q, " "); *q != '>' && strncmp(q, "/>", 2) != 0; q += strspn(q, " ")) {
+        size_t a = strspn(q, "abcdefghijklmnopqrstuvwxyz");
+        if (a == 0 || q[a] != '=' || q[a + 1] != '"')
+            return *why = "an attribute that is not name=\"value\"", q;
+        for (q += a + 2; *q != '"'; q++)
+            if (*q == '<' || *q == '\0' || (*q == '&' && !xml_entity(q)))
+                return *why = "a '<', a bare '&' or the end inside an attribute value", q;
+        q++;
+    }
+    if (*q == '/')
+        return q + 2;
+    if (*depth == 8)
+        return *why = "tags nested too deep", p;
+    strcpy(open[(*depth)++], name);
+    return q + 1;
+}
+
+/*
+ * A small XML checker for the tests: after the declaration, tags nest and
+ * close by name, attributes are name="value" with no '<' in the value, every
+ * '&' starts an entity, and no '>' stands in text (the writer escapes it).
+ */
+static const char *xml_problem(const char *text, long *at)
+{
+    char open[8][32];
+    int depth = 0;
+    const char *p = text, *why = NULL, *decl = strstr(text, "?>");
+    if (strncmp(p, "<?xml ", 6) == 0 && decl)
+        p = decl + 2;
+    while (*p && !why) {
+        size_t entity = *p == '&' ? xml_entity(p) : 1;
+        if (*p == '<')
+            p = xml_tag(p, open, &depth, &why);
+        else if (entity == 0 || *p == '>')
+            why = entity ? "a '>' in text" : "an '&' that starts no entity";
+        else
+            p += entity;
+    }
+    if (!why && depth)
+        why = "a tag left open";
+    *at = why ? p - text : -1;
+    return why;
+}
+
+/* The gradebook's CSV: every record reads back, each with as many fields as the header. */
+static const char *csv_problem(const char *text, long *at)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    char **fields;
+    const char *why = NULL;
+    int n, header = -1, rc;
+    long start = 0;
+    while ((rc = gradebook_read_record(f, &fields, &n, &why)) == 1) {
+        gradebook_free_fields(fields, n);
+        if (header < 0)
+            header = n;
+        if (n != header) {
+            why = "a record with another number of fields than the header";
+            break;
+        }
+        start = ftell(f);
+    }
+    fclose(f);
+    *at = why ? start : -1;
+    return why;
+}
+
+/* One output format and what makes its text well-formed. */
+typedef struct out_format {
+    const char *name;
+    void (*write)(FILE *, const grade_report *);
+    const char *separators; /* the control bytes the format writes itself */
+    int fields;             /* tab-separated fields on every line, or 0 */
+    const char *(*problem)(const char *text, long *at); /* NULL when well-formed; at: where not; NULL: no check */
+} out_format;
+
+/* Lines of text and, when fields > 0, the first line with another number of tab-separated fields (or -1). */
+static int count_lines_fields(const char *text, int fields, long *bad_line_at)
+{
+    int lines = 0, tabs = 0;
+    *bad_line_at = -1;
+    for (const char *p = text, *line = text; *p; p++) {
+        tabs += *p == '\t';
+        if (*p != '\n')
+            continue;
+        if (fields && tabs + 1 != fields && *bad_line_at < 0)
+            *bad_line_at = line - text;
+        lines++;
+        tabs = 0;
+        line = p + 1;
+    }
+    return lines;
+}
+
+/* Checks one format's output of the hostile report against its output of the plain one. */
+static void check_format(const out_format *fm)
+{
+    fill_with(PLAIN);
+    char *plain = write_report(fm->write);
+    fill_with(HOSTILE);
+    char *out = write_report(fm->write);
+    long bad = first_unsafe_byte(out, fm->separators), at;
+    KIT_ASSERT_MSG(bad < 0, "%s: byte %ld is 0x%02x, which could fool a reader", fm->name, bad,
+                   bad >= 0 ? (unsigned char)out[bad] : 0);
+    KIT_ASSERT_MSG(strstr(out, "caf\xc3\xa9") != NULL, "%s: the valid UTF-8 \"caf\\xc3\\xa9\" did not survive (%zu bytes)",
+                   fm->name, strlen(out));
+    int want = count_lines_fields(plain, fm->fields, &at), got = count_lines_fields(out, fm->fields, &at);
+    KIT_ASSERT_MSG(got == want, "%s: %d lines, %d with plain text: a line break got through", fm->name, got, want);
+    KIT_ASSERT_MSG(at < 0, "%s: the line at byte %ld (0x%02x) has not %d tab-separated fields", fm->name, at,
+                   at >= 0 ? (unsigned char)out[at] : 0, fm->fields);
+    const char *why = fm->problem ? fm->problem(out, &at) : NULL;
+    KIT_ASSERT_MSG(why == NULL, "%s: not well-formed at byte %ld (0x%02x): %s", fm->name, at,
+                   why ? (unsigned char)out[at] : 0, why ? why : "");
+    free(plain);
+    free(out);
+}
+
+/* Every output the grader writes, fed a report full of HOSTILE: no byte of it may fool a reader. */
+static void test_hostile_text_everywhere(void)
+{
+    static const out_format formats[] = {
+        {"text table", report_table, "\n", 0, NULL},
+        {"TSV", report_tsv, "\n\t", 6, NULL},
+        {"JSON", report_json, "\n", 0, json_problem},
+        {"Gradescope results.json", report_gradescope, "\n", 0, json_problem},
+        {"JUnit XML", report_junit, "\n", 0, xml_problem},
+        {"calibration file", report_calibration, "\n\t", 7, NULL},
+        {"gradebook CSV", write_gradebook, "\n", 0, csv_problem},
+        {"batch progress line", write_progress, "\n", 0, NULL},
+        {"batch summary", write_summary, "\n", 0, NULL},
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        check_format(&formats[i]);
+    /* the checkers themselves catch what they are there for */
+    long at;
+    KIT_ASSERT_MSG(first_unsafe_byte(HOSTILE, "") == 0, "the scanner missed ESC");
+    KIT_ASSERT_MSG(xml_problem("<a b=\"<\"/>", &at) && xml_problem("<a>x & y</a>", &at) &&
+                       xml_problem("<a><b></a>", &at) && !xml_problem("<a b=\"&lt;\">&amp;</a>", &at),
+                   "the XML checker is wrong");
+    KIT_ASSERT_MSG(csv_problem("a,b\nc\n", &at) && at == 4 && !csv_problem("a,b\n\"c,d\",e\n", &at),
+                   "the CSV checker is wrong");
+}
+
 /* ---- the gradebook ------------------------------------------------------------ */
 
 /* Reads every record of text; returns how many, fields of record `want` in out (caller frees). */
@@ -816,7 +1147,7 @@ static int read_records(const char *text, int want, char ***out, int *nout)
     int n, count = 0, rc;
     *out = NULL;
     *nout = 0;
-    while ((rc = gradebook_read_record(f, &fields, &n)) == 1) {
+    while ((rc = gradebook_read_record(f, &fields, &n, NULL)) == 1) {
         if (count++ == want) {
             *out = fields;
             *nout = n;
@@ -931,6 +1262,134 @@ static void test_gradebook_round_trip(void)
     KIT_ASSERT_MSG(rmdir(dir) == 0, "a temporary file was left in %s", dir);
 }
 
+/* Folder names a student could choose; each must make exactly one gradebook row and come back byte for byte. */
+static const char *const ODD_NAMES[] = {
+    "smith, john", "say \"hi\"", "two\nlines", "cr\rlf\r\n", "tab\there", " spaced out ", "$(rm -rf ~);`id`|&<>*?!#",
+    "=HYPERLINK(\"http://x\")", "-2+3", "@sum", "'=quoted,formula", "'", "back\\slash", "\\x41 is not A",
+    "trailing\\", "\\\\", "esc\x1b[2J\x1b]0;t\x07", "bidi\xe2\x80\xae" "cod.exe", "bad\xff\xfe", "caf\xc3\xa9",
+    "\xc2\x9b" "31m", "\"", ",", "\\x00",
+};
+#define ODD_COUNT ((int)(sizeof ODD_NAMES / sizeof ODD_NAMES[0]))
+
+/* Saves a gradebook of the ODD_NAMES (from fill_report's report) to path. */
+static void save_odd_gradebook(const char *path)
+{
+    char err[256];
+    gradebook gb;
+    fill_report();
+    KIT_ASSERT_MSG(gradebook_init(&gb, &rep) == 0, "init failed");
+    for (int i = 0; i < ODD_COUNT; i++)
+        KIT_ASSERT_MSG(gradebook_put(&gb, ODD_NAMES[i], &rep) == 0, "put of name %d failed", i);
+    KIT_ASSERT_MSG(gradebook_save(path, &gb, err, sizeof err) == 0, "save: %s", err);
+    gradebook_free(&gb);
+}
+
+/* Batch mode with odd folder names: one clean line per student, quoted where CSV needs it, read back exactly. */
+static void test_gradebook_odd_names(void)
+{
+    char dir[] = "/tmp/kit-gbn-XXXXXX", path[256], err[256];
+    KIT_ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp failed");
+    snprintf(path, sizeof path, "%s/gradebook.csv", dir);
+    save_odd_gradebook(path);
+    char *text = read_text(path);
+    int lines = 0;
+    for (const char *p = text; p && *p; p++)
+        lines += *p == '\n';
+    long bad = text ? first_unsafe_byte(text, "\n") : 0;
+    KIT_ASSERT_MSG(lines == ODD_COUNT + 1, "gradebook CSV: %d lines for %d students and the header", lines, ODD_COUNT);
+    KIT_ASSERT_MSG(bad < 0, "gradebook CSV: byte %ld is 0x%02x", bad, bad >= 0 && text ? (unsigned char)text[bad] : 0);
+    KIT_ASSERT_MSG(text && strstr(text, "\n\"smith, john\",6,") && strstr(text, "\n\"say \"\"hi\"\"\",6,") &&
+                       strstr(text, "\ntwo\\x0Alines,6,") && strstr(text, "\n\"'=HYPERLINK(\"\"http://x\"\")\",6,") &&
+                       strstr(text, "\n\"\\x27=quoted,formula\",6,") && strstr(text, "\nback\\\\slash,6,"),
+                   "gradebook CSV: a name is not quoted or escaped as expected:\n%s", text ? text : "(missing)");
+    free(text);
+
+    gradebook back;
+    KIT_ASSERT_MSG(gradebook_load(path, &back, err, sizeof err) == 0 && back.nrows == ODD_COUNT,
+                   "load: %s (%d rows, expected %d)", err, back.nrows, ODD_COUNT);
+    for (int i = 0; i < back.nrows && i < ODD_COUNT; i++)
+        KIT_ASSERT_MSG(strcmp(back.rows[i][GB_STUDENT], ODD_NAMES[i]) == 0 && gradebook_find(&back, ODD_NAMES[i]) == i,
+                       "name %d came back different, or is not found where it is", i);
+    for (int i = 0; i < ODD_COUNT && back.ncols; i++) /* resuming with --force: each row is replaced, none added */
+        KIT_ASSERT_MSG(gradebook_put(&back, ODD_NAMES[i], &rep) == 0, "put of name %d failed", i);
+    KIT_ASSERT_MSG(back.nrows == ODD_COUNT, "%d rows after grading everyone again, expected %d", back.nrows, ODD_COUNT);
+    KIT_ASSERT_MSG(gradebook_put(&back, "late", &rep) == 0 && back.nrows == ODD_COUNT + 1, "a new student made no row");
+    gradebook_free(&back);
+    KIT_ASSERT_MSG(gradebook_put(&back, "x", &rep) == -1, "a gradebook with no header took a row");
+    remove(path);
+    KIT_ASSERT_MSG(rmdir(dir) == 0, "a temporary file was left in %s", dir);
+}
+
+/* Loads text as a gradebook; returns gradebook_load's result, its message in err. */
+static int load_text(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "w");
+    fwrite(text, 1, len, f);
+    fclose(f);
+    gradebook gb;
+    err[0] = '\0';
+    int rc = gradebook_load(path, &gb, err, errlen);
+    KIT_ASSERT_MSG(rc == 0 || (gb.nrows == 0 && gb.ncols == 0 && gb.header == NULL), "a failed load kept rows");
+    gradebook_free(&gb);
+    return rc;
+}
+
+/* Malformed gradebooks: each refused with what and where, never a crash, never a row dropped unseen. */
+static void test_gradebook_malformed(void)
+{
+    char dir[] = "/tmp/kit-gbm-XXXXXX", path[256], err[512];
+    KIT_ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp failed");
+    snprintf(path, sizeof path, "%s/gradebook.csv", dir);
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"student,score,max,percent,failures\nalice,3\n", "record 2 has 2 fields, the header 5"},
+        {"student,score,max,percent,failures\nalice,1,2,50.0,,extra\n", "record 2 has 6 fields, the header 5"},
+        {"student,score,max,percent,failures\nalice,1,2,50.0,\"x\nbob,1,2,50.0,\n", "record 2 is malformed CSV: a quote that is never closed"},
+        {"student,score,max,percent,failures\n\"alice\"x,1,2,50.0,\n", "record 2 is malformed CSV: text after a closing quote"},
+        {"student,score,max,percent,failures\nal\"ice,1,2,50.0,\n", "record 2 is malformed CSV: a quote inside a field"},
+        {"student,score,max,percent,failures\nalice,1,2,50.0,\nbob,1,2,50.0,\nalice,2,2,100.0,\n",
+         "record 4 repeats the student alice of record 2"},
+        {"student,score,max,percent,failures\nesc\\x1B[2J,1,2,50.0,\nesc\\x1B[2J,1,2,50.0,\n",
+         "record 3 repeats the student esc?[2J of record 2"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = load_text(path, bad[i].text, strlen(bad[i].text), err, sizeof err);
+        long unsafe = first_unsafe_byte(err, "");
+        KIT_ASSERT_MSG(unsafe < 0, "case %zu: the message's byte %ld is 0x%02x", i, unsafe,
+                       unsafe >= 0 ? (unsigned char)err[unsafe] : 0);
+        KIT_ASSERT_MSG(rc == -1 && strstr(err, bad[i].want), "case %zu: load gave %d [%s], expected an error with [%s]",
+                       i, rc, unsafe < 0 ? err : "(not shown: unsafe)", bad[i].want);
+    }
+    const char nul[] = "student,score,max,percent,failures\nal\0ice,1,2,50.0,\n";
+    KIT_ASSERT_MSG(load_text(path, nul, sizeof nul - 1, err, sizeof err) == -1 && strstr(err, "record 2 is malformed CSV: a NUL byte"),
+                   "a NUL byte: [%s]", err);
+
+    /* a gradebook cut anywhere: loads (fewer whole rows) or is refused with a message; rows that load are intact */
+    save_odd_gradebook(path);
+    char *text = read_text(path);
+    size_t len = text ? strlen(text) : 0;
+    for (size_t cut = 0; cut < len; cut++) {
+        gradebook gb;
+        FILE *f = fopen(path, "w");
+        fwrite(text, 1, cut, f);
+        fclose(f);
+        err[0] = '\0';
+        if (gradebook_load(path, &gb, err, sizeof err) != 0) {
+            KIT_ASSERT_MSG(err[0] != '\0', "cut at byte %zu (0x%02x): refused without a message", cut,
+                           (unsigned char)text[cut]);
+            continue;
+        }
+        for (int r = 0; r < gb.nrows; r++)
+            KIT_ASSERT_MSG(r < ODD_COUNT && strcmp(gb.rows[r][GB_STUDENT], ODD_NAMES[r]) == 0,
+                           "cut at byte %zu (0x%02x): row %d holds another name", cut, (unsigned char)text[cut], r);
+        gradebook_free(&gb);
+    }
+    free(text);
+    remove(path);
+    KIT_ASSERT_MSG(rmdir(dir) == 0, "a temporary file was left in %s", dir);
+}
+
 static void register_tests(void)
 {
     CU_pSuite spec = kit_test_suite("grading specs");
@@ -955,6 +1414,7 @@ static void register_tests(void)
     CU_pSuite v = kit_test_suite("verdicts");
     kit_test_add(v, "verdict names", test_verdict_names);
     CU_pSuite r = kit_test_suite("reports");
+    kit_test_add(r, "report_clean: what goes, what stays, cutting, twice, in place", test_clean);
     kit_test_add(r, "JSON escaping", test_json_escaping);
     kit_test_add(r, "XML escaping", test_xml_escaping);
     kit_test_add(r, "CSV fields", test_csv_fields);
@@ -966,9 +1426,12 @@ static void register_tests(void)
     kit_test_add(r, "files written through a temporary", test_report_write_file);
     kit_test_add(r, "--calibrate: the thresholds file", test_report_calibration);
     kit_test_add(r, "the kit's hidden specs are marked hidden", test_hidden_specs_marked);
+    kit_test_add(r, "hostile text in every output format", test_hostile_text_everywhere);
     CU_pSuite g = kit_test_suite("gradebook");
     kit_test_add(g, "CSV records", test_csv_records);
     kit_test_add(g, "put, save, load, find, summary", test_gradebook_round_trip);
+    kit_test_add(g, "odd folder names: one clean row each, read back exactly", test_gradebook_odd_names);
+    kit_test_add(g, "malformed gradebooks refused with a message", test_gradebook_malformed);
 }
 
 int main(void)
