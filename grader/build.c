@@ -353,7 +353,13 @@ int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, 
         if (vet_source(p.ii, student, allowed, dirs, why, len) != 0)
             return -1;
     }
-    if (sandboxed(b, STEP_OBJECT, &p, why, len) != 0 || vet_build(b, spec, &p, why, len) != 0)
+    if (sandboxed(b, STEP_OBJECT, &p, why, len) != 0 || vet_build(b, spec, &p, why, len) != 0 ||
+        sandboxed(b, STEP_LINK, &p, why, len) != 0)
         return -1;
-    return sandboxed(b, STEP_LINK, &p, why, len);
+    /* A runner whose static data alone is over the memory limit would die in exec, looking like a crash. */
+    long long loaded = b->cpu && b->box->run_mem_bytes ? vet_loaded_bytes(p.out) : 0;
+    if (loaded > b->box->run_mem_bytes)
+        return say(why, len, "memory limit %lld MiB exceeded by the runner's code and static data (%lld MiB)",
+                   b->box->run_mem_bytes >> 20, loaded >> 20);
+    return 0;
 }

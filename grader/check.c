@@ -341,7 +341,8 @@ static void judge_conflicts(const spec_test *t, const check_env *env, const char
     if (!env->simulated && t->arch[0] && env->arch && strcmp(t->arch, env->arch) != 0)
         snprintf(note, sizeof note, "; calibrated on %s", t->arch);
     if (meets(t, m.conflicts, !env->simulated))
-        set(out, V_PASS, "pass (bank conflicts %lld %s %lld%s, %s%s)", m.conflicts, op, t->conflicts, tol, how, note);
+        set(out, V_PASS, "pass (bank conflicts %lld %s %lld%s, %lld load requests, %s%s)", m.conflicts, op, t->conflicts,
+            tol, m.loads, how, note);
     else
         set(out, V_WRONG, "bank conflicts %lld, not %s %lld%s (%s%s)", m.conflicts, op, t->conflicts, tol, how, note);
 }

@@ -692,13 +692,6 @@ static void grade_submission(const grading *g, const char *submission, const cha
     rep->seconds = kit_now_s() - start;
 }
 
-/* Prints a name with control characters shown as '?', so a folder name cannot drive the terminal. */
-static void print_name(FILE *f, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        fputc(*p < 0x20 || *p == 0x7F ? '?' : *p, f);
-}
-
 /*
  * Batch mode: grades each subfolder of o->batch (sorted; dot-folders and
  * links skipped) and saves the gradebook after every student, so an
@@ -774,7 +767,9 @@ static int run_batch(const grading *g)
         }
         fmt(path, sizeof path, "%s/%s", o->batch, names[i]);
         if (!realpath(path, abs)) {
-            fprintf(stderr, "grader: %s: %s\n", path, strerror(errno));
+            fputs("grader: ", stderr);
+            report_put_clean(stderr, path);
+            fprintf(stderr, ": %s\n", strerror(errno));
             continue;
         }
         grade_submission(g, abs, names[i], &rep);
@@ -790,9 +785,7 @@ static int run_batch(const grading *g)
             break;
         }
         graded++;
-        printf("  ");
-        print_name(stdout, names[i]);
-        printf(": %d/%d (%.1f%%) in %.1f s\n", rep.points, rep.max_points, report_percent(&rep), rep.seconds);
+        gradebook_progress(stdout, names[i], &rep);
     }
     if (status == 0) {
         printf("\nGraded %d submissions, skipped %d already in %s (--force regrades them).\n", graded, skipped,
@@ -923,7 +916,9 @@ int main(int argc, char **argv)
         return run_batch(&g);
     }
 
-    printf("Grading %s (runners built %s)\n", shown,
+    fputs("Grading ", stdout);
+    report_put_clean(stdout, shown);
+    printf(" (runners built %s)\n",
            cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");
     static grade_report rep;
     grade_submission(&g, o.submission, shown, &rep);

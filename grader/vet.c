@@ -376,3 +376,20 @@ int vet_source(const char *preprocessed, const char *student, const char *const 
     fclose(f);
     return rc;
 }
+
+/* One line of `readelf -l -W`: adds a LOAD segment's memory size (its 6th field). */
+static void load_line(const char *line, void *arg)
+{
+    char type[32];
+    unsigned long long off, vaddr, paddr, filesz, memsz;
+    if (sscanf(line, " %31s %llx %llx %llx %llx %llx", type, &off, &vaddr, &paddr, &filesz, &memsz) == 6 &&
+        strcmp(type, "LOAD") == 0)
+        *(long long *)arg += (long long)memsz;
+}
+
+long long vet_loaded_bytes(const char *exe)
+{
+    long long bytes = 0;
+    char *argv[] = {"readelf", "-l", "-W", (char *)exe, NULL};
+    return each_line(argv, load_line, &bytes) == 0 ? bytes : -1;
+}

@@ -71,4 +71,11 @@ int vet_compare(const vet_object *student, const vet_object *allowed, size_t nal
 int vet_source(const char *preprocessed, const char *student, const char *const *allowed, const char *const *dirs,
                char *why, size_t len);
 
+/**
+ * The memory a program's loadable segments take when it starts (code, data and zero-filled
+ * static data: the sum of its LOAD segments' sizes in memory), from `readelf -l`.
+ * @return the bytes, or -1 when the program cannot be read
+ */
+long long vet_loaded_bytes(const char *exe);
+
 #endif
