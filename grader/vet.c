@@ -1,6 +1,7 @@
 /* Checks a submission's source and compiled object before any of its code runs (vet.h). */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,9 @@ static int each_line(char *const argv[], void (*fn)(const char *line, void *arg)
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);
+        int null = open("/dev/null", O_WRONLY); /* the tools' complaints: a failure is told by the exit status */
+        if (null >= 0)
+            dup2(null, 2);
         execvp(argv[0], argv);
         _exit(127);
     }

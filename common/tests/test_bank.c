@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "kit_bank.h"
+#include "kit_trace.h"
 #include "kit_test.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -560,6 +561,139 @@ static void test_key_overflow_refused(void)
         kit_bank_free(&r);
 }
 
+
+/* ---- kit_trace_stream_read: the grader's view of a runner's trace stream ----------------------- */
+
+/* A stream in memory: records appended with put_*, read back through fmemopen. */
+typedef struct stream_buf {
+    unsigned char bytes[4096];
+    size_t n;
+} stream_buf;
+
+static void put(stream_buf *b, uint32_t tag, const void *payload, size_t len)
+{
+    memcpy(b->bytes + b->n, &tag, sizeof tag);
+    memcpy(b->bytes + b->n + sizeof tag, payload, len);
+    b->n += sizeof tag + len;
+}
+
+static void put_launch(stream_buf *b, const char *name, unsigned threads, unsigned shared)
+{
+    kit_trace_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = 2, l.grid[1] = l.grid[2] = 1;
+    l.block[0] = threads, l.block[1] = l.block[2] = 1;
+    l.shared_bytes = shared;
+    snprintf(l.name, sizeof l.name, "%s", name);
+    put(b, KIT_TRACE_LAUNCH, &l, sizeof l);
+}
+
+static void put_access(stream_buf *b, uint32_t block, uint32_t thread, uint32_t ordinal, uint32_t addr, uint8_t size)
+{
+    kit_access a;
+    memset(&a, 0, sizeof a);
+    a.block = block, a.thread = thread, a.ordinal = ordinal, a.addr = addr, a.size = size;
+    put(b, KIT_TRACE_ACCESS, &a, sizeof a);
+}
+
+static void put_end(stream_buf *b, uint64_t count)
+{
+    put(b, KIT_TRACE_END, &count, sizeof count);
+}
+
+/* Reads the stream for `kernel`; returns what kit_trace_stream_read returned, with the runs' counts. */
+static int read_stream(stream_buf *b, const char *kernel, size_t *nruns, size_t *launches, size_t *accesses, char *err,
+                       size_t len)
+{
+    FILE *f = fmemopen(b->bytes, b->n ? b->n : 1, "rb");
+    if (b->n == 0)
+        fgetc(f); /* an empty stream: fmemopen needs a size of at least one */
+    kit_trace_run *runs;
+    int rc = kit_trace_stream_read(f, kernel, &runs, nruns, launches, err, len);
+    *accesses = 0;
+    for (size_t r = 0; rc == 0 && r < *nruns; r++)
+        *accesses += runs[r].n;
+    kit_trace_runs_free(runs, *nruns);
+    fclose(f);
+    return rc;
+}
+
+static void test_stream_selects_kernel(void)
+{
+    stream_buf b = {{0}, 0};
+    put_launch(&b, "merge_kernel<T>", 32, 256);
+    put_access(&b, 0, 1, 0, 4, 4);
+    put_end(&b, 1);
+    put_launch(&b, "(cf_gather_probe<T, LO>)", 32, 256); /* a templated kernel, spelled in parentheses */
+    put_access(&b, 1, 31, 0, 252, 4);
+    put_access(&b, 0, 0, 1, 0, 8);
+    put_end(&b, 2);
+    size_t nruns, launches, accesses;
+    char err[160] = "";
+    int rc = read_stream(&b, "cf_gather_probe", &nruns, &launches, &accesses, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && nruns == 1 && launches == 2 && accesses == 2,
+                   "stream of 2 launches, 1 measured: rc %d (%s), %zu runs, %zu launches, %zu accesses", rc, err, nruns,
+                   launches, accesses);
+    rc = read_stream(&b, ".", &nruns, &launches, &accesses, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && nruns == 2 && accesses == 3, "kernel '.': rc %d, %zu runs, %zu accesses", rc, nruns, accesses);
+    rc = read_stream(&b, "merge", &nruns, &launches, &accesses, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && nruns == 0, "'merge' matched %zu runs of merge_kernel: a prefix is not a name", nruns);
+    KIT_ASSERT_MSG(kit_trace_name_matches("pbs_kernel<T>", "pbs_kernel") && !kit_trace_name_matches("pbs_kernel2", "pbs_kernel"),
+                   "kit_trace_name_matches: the name before its template arguments must equal the kernel");
+}
+
+/* Every way a stream can be malformed is refused, with its reason. */
+static void test_stream_refused(void)
+{
+    static const struct {
+        const char *why; /* a word the error must hold */
+        int shape;       /* which stream */
+    } cases[] = {{"outside any kernel launch", 0}, {"thread index past", 1}, {"block index past", 2},
+                 {"past the launch's shared memory", 3}, {"access size", 4}, {"reports 3 accesses", 5},
+                 {"never ended", 6}, {"unknown record", 7}, {"inside an access record", 8},
+                 {"before the previous one ended", 9}, {"inside a record's tag", 10}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        stream_buf b = {{0}, 0};
+        int s = cases[c].shape;
+        if (s != 0)
+            put_launch(&b, "k", 32, 64);
+        if (s == 0 || s == 9)
+            put_access(&b, 0, 0, 0, 0, 4);
+        if (s == 9)
+            put_launch(&b, "k", 32, 64);
+        if (s == 1)
+            put_access(&b, 0, 32, 0, 0, 4);
+        if (s == 2)
+            put_access(&b, 2, 0, 0, 0, 4);
+        if (s == 3)
+            put_access(&b, 0, 0, 0, 62, 4);
+        if (s == 4)
+            put_access(&b, 0, 0, 0, 0, 3);
+        if (s == 5) {
+            put_access(&b, 0, 0, 0, 0, 4);
+            put_end(&b, 3);
+        }
+        if (s == 7) {
+            uint32_t junk = 0x12345678;
+            memcpy(b.bytes + b.n, &junk, sizeof junk);
+            b.n += sizeof junk;
+        }
+        if (s == 8) {
+            put_access(&b, 0, 0, 0, 0, 4);
+            b.n -= 3;
+        }
+        if (s == 10) {
+            put_end(&b, 0);
+            b.n += 2; /* two stray bytes after the last record */
+        }
+        size_t nruns, launches, accesses;
+        char err[160] = "";
+        int rc = read_stream(&b, "k", &nruns, &launches, &accesses, err, sizeof err);
+        KIT_ASSERT_MSG(rc == -1 && strstr(err, cases[c].why), "case %zu: expected a refusal with '%s', got rc %d: '%s'", c,
+                       cases[c].why, rc, err);
+    }
+}
+
 static void register_tests(void)
 {
     CU_pSuite sim = kit_test_suite("kit_bank_simulate");
@@ -580,6 +714,8 @@ static void register_tests(void)
     kit_test_add(trace, "kit_trace_write then kit_trace_read", test_trace_round_trip);
     kit_test_add(trace, "malformed traces name the line", test_trace_malformed);
     kit_test_add(trace, "kit_trace_save writes a file that reads back", test_trace_save);
+    kit_test_add(trace, "the trace stream: launches of the measured kernel", test_stream_selects_kernel);
+    kit_test_add(trace, "the trace stream: malformed streams refused with their reason", test_stream_refused);
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 #include "report.h"
 #include "sandbox.h"
 #include "spec.h"
+#include "vet.h"
 
 static spec_lab lab;
 
@@ -1390,6 +1391,148 @@ static void test_gradebook_malformed(void)
     KIT_ASSERT_MSG(rmdir(dir) == 0, "a temporary file was left in %s", dir);
 }
 
+
+/* ---- vet: the source and object checks ---------------------------------------------------- */
+
+/* Writes text to a temporary file named path; returns 0 or -1. */
+static int write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    int rc = f && fputs(text, f) >= 0 ? 0 : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    return rc;
+}
+
+/* vet_source on a preprocessed text whose student file is /s/lab.cuh; returns its result, reason in why. */
+static int vet_text(const char *body, char *why, size_t len)
+{
+    char path[] = "/tmp/kit-vet-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -2;
+    close(fd);
+    char text[4096];
+    snprintf(text, sizeof text, "# 1 \"/k/labs/x/harness/driver.cu\"\n# 1 \"/s/lab.cuh\" 1\n%s", body);
+    write_text(path, text);
+    static const char *const allowed[] = {"kit_lab.h", "stdint.h", "co_rank.cuh", NULL};
+    static const char *const dirs[] = {"/k/common", "/s", "/usr", NULL};
+    int rc = vet_source(path, "/s/lab.cuh", allowed, dirs, why, len);
+    remove(path);
+    return rc;
+}
+
+static void test_vet_source(void)
+{
+    static const struct {
+        const char *body, *why; /* why: NULL when the source is acceptable, else a word of the refusal */
+    } cases[] = {
+        {"int f(int x) { return x + 1; }\n# 3 \"/k/common/kit_lab.h\" 1\nint kit_private;\n# 4 \"/s/lab.cuh\" 2\n", NULL},
+        {"# 1 \"/usr/include/stdint.h\" 1\n# 2 \"/s/lab.cuh\" 2\n", NULL},
+        {"const char *s = \"asm std kit_merge_ref\"; char c = 'a';\n", NULL}, /* words inside literals */
+        {"#pragma once\n#pragma unroll\n", NULL},
+        {"# 1 \"/usr/include/stdlib.h\" 1\n", "includes /usr/include/stdlib.h"},
+        {"# 1 \"/k/solutions/02-co-rank/co_rank.cuh\" 1\n", "includes /k/solutions"},
+        {"# 1 \"/etc/shadow\" 1\n", "includes /etc/shadow"},
+        {"void f() { asm(\"nop\"); }\n", "'asm'"},
+        {"void f() { __asm__ volatile(\"\"); }\n", "'__asm__'"},
+        {"long f() { return syscall(1); }\n", "'syscall'"},
+        {"void f(int *a) { std::sort(a, a + 2); }\n", "'std'"},
+        {"__attribute__((constructor)) void f() {}\n", "'__attribute__'"},
+        {"void f() { kit_merge_ref(0, 0, 0, 0, 0, 0); }\n", "'kit_merge_ref'"},
+        {"void f() { KIT_TRACE_FD; }\n", "'KIT_TRACE_FD'"},
+        {"void f() { lab08_warp(); }\n", "'lab08_warp'"},
+        {"#pragma GCC optimize(\"O0\")\n", "#pragma GCC optimize"},
+        {"#pragma redefine_extname f kit_merge_ref\n", "#pragma redefine_extname"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char why[400] = "";
+        int rc = vet_text(cases[c].body, why, sizeof why);
+        if (!cases[c].why)
+            KIT_ASSERT_MSG(rc == 0, "vet_source case %zu refused acceptable code: %s", c, why);
+        else
+            KIT_ASSERT_MSG(rc == -1 && strstr(why, cases[c].why), "vet_source case %zu: expected a refusal with '%s', "
+                           "got %d: '%s'", c, cases[c].why, rc, why);
+    }
+    char why[200];
+    KIT_ASSERT_MSG(vet_source("/no/such.ii", "/s/lab.cuh", NULL, NULL, why, sizeof why) == -1,
+                   "vet_source accepted a preprocessed file that does not exist");
+}
+
+/* Builds a vet_object from literal lists (sorted by the caller). */
+static vet_object synthetic(char **undefined, size_t nu, char **defined, size_t nd, long long load_time)
+{
+    vet_object o;
+    memset(&o, 0, sizeof o);
+    o.undefined = undefined, o.nundefined = nu, o.defined = defined, o.ndefined = nd;
+    o.load_time_bytes = load_time;
+    return o;
+}
+
+static void test_vet_compare(void)
+{
+    char *base_u[] = {"kit_serve", "memset", "printf"}, *base_d[] = {"_Z8mergeAnyv", "main"};
+    char *api_u[] = {"_Z13__syncthreadsv", "kit_cpu_now"};
+    char *lib_d[] = {"_Z13__syncthreadsv", "_Znwm", "kit_serve"};
+    vet_object allowed[2] = {synthetic(base_u, 3, base_d, 2, 16), synthetic(api_u, 2, NULL, 0, 0)};
+    vet_object libs = synthetic(NULL, 0, lib_d, 3, 0);
+    static const struct {
+        const char *u, *d; /* one extra reference and one extra definition, or NULL */
+        long long load_time;
+        const char *why;   /* NULL: acceptable */
+    } cases[] = {
+        {"printf", "_Z6helperv", 16, NULL},      /* the harness calls printf; a function of one's own */
+        {"kit_cpu_now", NULL, 16, NULL},         /* the lab API */
+        {"memcpy", NULL, 16, NULL},              /* what the compiler emits by itself */
+        {"atexit", NULL, 16, "uses atexit"},
+        {"qsort", NULL, 16, "uses qsort"},
+        {NULL, "kit_trace_fd", 16, "defines kit_trace_fd, a name outside C++'s"},
+        {NULL, "_Z13__syncthreadsv", 16, "defines _Z13__syncthreadsv, which a library"},
+        {NULL, "_Znwm", 16, "defines _Znwm"},
+        {NULL, NULL, 24, "load or exit time"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *u[] = {(char *)cases[c].u}, *d[] = {(char *)cases[c].d};
+        vet_object mine = synthetic(u, cases[c].u ? 1 : 0, d, cases[c].d ? 1 : 0, cases[c].load_time);
+        char why[300] = "";
+        int rc = vet_compare(&mine, allowed, 2, &libs, 1, why, sizeof why);
+        if (!cases[c].why)
+            KIT_ASSERT_MSG(rc == 0, "vet_compare case %zu refused: %s", c, why);
+        else
+            KIT_ASSERT_MSG(rc == -1 && strstr(why, cases[c].why), "vet_compare case %zu: expected '%s', got %d: '%s'", c,
+                           cases[c].why, rc, why);
+    }
+}
+
+/* vet_object_read and vet_loaded_bytes on objects the compiler makes here. */
+static void test_vet_objects(void)
+{
+    const char *src = "/tmp/kit-vet-obj.c", *obj = "/tmp/kit-vet-obj.o", *exe = "/tmp/kit-vet-exe";
+    write_text(src, "#include <stdlib.h>\nstatic char big[64 << 20];\nint helper(int x) { return (getenv(\"KIT_X\") != 0) + big[x]; }\n"
+                    "__attribute__((constructor)) static void early(void) { big[1] = 1; }\n"
+                    "int main(int c, char **v) { (void)v; return helper(c); }\n");
+    KIT_ASSERT_MSG(system("cc -O1 -c /tmp/kit-vet-obj.c -o /tmp/kit-vet-obj.o && cc /tmp/kit-vet-obj.o -o /tmp/kit-vet-exe") == 0,
+                   "cc could not build the test object");
+    vet_object o;
+    char why[200] = "";
+    KIT_ASSERT_MSG(vet_object_read(obj, 0, &o, why, sizeof why) == 0, "vet_object_read: %s", why);
+    int has_abs = 0, has_helper = 0;
+    for (size_t i = 0; i < o.nundefined; i++)
+        has_abs |= strcmp(o.undefined[i], "getenv") == 0;
+    for (size_t i = 0; i < o.ndefined; i++)
+        has_helper |= strcmp(o.defined[i], "helper") == 0;
+    KIT_ASSERT_MSG(has_abs && has_helper && o.load_time_bytes >= 8,
+                   "the object references getenv (%d), defines helper (%d), and has a constructor (%lld load-time bytes)",
+                   has_abs, has_helper, o.load_time_bytes);
+    vet_object_free(&o);
+    long long loaded = vet_loaded_bytes(exe);
+    KIT_ASSERT_MSG(loaded >= (64LL << 20) && loaded < (80LL << 20), "vet_loaded_bytes: %lld, expected the 64 MiB table "
+                   "and a little code", loaded);
+    KIT_ASSERT_MSG(vet_object_read("/no/such.o", 0, &o, why, sizeof why) == -1 && vet_loaded_bytes("/no/such") == -1,
+                   "missing files were read");
+    remove(src), remove(obj), remove(exe);
+}
+
 static void register_tests(void)
 {
     CU_pSuite spec = kit_test_suite("grading specs");
@@ -1411,6 +1554,10 @@ static void register_tests(void)
     kit_test_add(root, "no network devices with no_network", test_sandbox_no_network);
     if (geteuid() != 0)
         kit_test_skip_suite(root, "the grader drops to the sandbox user only when it runs as root");
+    CU_pSuite vet = kit_test_suite("source and object checks");
+    kit_test_add(vet, "vet_source: includes, words, names, pragmas", test_vet_source);
+    kit_test_add(vet, "vet_compare: references, definitions, load-time code", test_vet_compare);
+    kit_test_add(vet, "vet_object_read and vet_loaded_bytes on a real object", test_vet_objects);
     CU_pSuite v = kit_test_suite("verdicts");
     kit_test_add(v, "verdict names", test_verdict_names);
     CU_pSuite r = kit_test_suite("reports");

@@ -240,6 +240,24 @@ static int check_case(const char *fixture, const char *name)
     return checked;
 }
 
+/*
+ * KIT_SELFTEST_SHARD=K/N runs the K-th of N slices of the broken submissions (by name, sorted)
+ * and none of the other tests, so that slow GPU-mode runs can go in parallel. Returns 0 when no
+ * slicing was asked for; *k and *n are then 0 and 1.
+ */
+static int shard(int *k, int *n)
+{
+    *k = 0;
+    *n = 1;
+    const char *s = getenv("KIT_SELFTEST_SHARD");
+    return s && sscanf(s, "%d/%d", k, n) == 2 && *n > 0 && *k >= 0 && *k < *n;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static void test_broken_submissions(void)
 {
     const char *root = "grader/tests/submissions";
@@ -247,17 +265,25 @@ static void test_broken_submissions(void)
     KIT_ASSERT_MSG(d != NULL, "cannot open %s", root);
     if (!d)
         return;
-    int cases = 0, checked = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        char dir[512];
-        if (e->d_name[0] == '.' || e->d_type != DT_DIR)
-            continue;
-        snprintf(dir, sizeof dir, "%s/%s", root, e->d_name);
-        checked += check_case(dir, e->d_name);
-        cases++;
-    }
+    char *names[256];
+    int count = 0, cases = 0, checked = 0, k, n;
+    for (struct dirent *e; (e = readdir(d)) && count < 256;)
+        if (e->d_name[0] != '.' && e->d_type == DT_DIR)
+            names[count++] = strdup(e->d_name);
     closedir(d);
-    KIT_ASSERT_MSG(cases >= 20 && checked >= 35, "only %d broken submissions with %d expectations", cases, checked);
+    qsort(names, (size_t)count, sizeof names[0], cmp_name);
+    int sliced = shard(&k, &n);
+    for (int i = 0; i < count; i++) {
+        char dir[512];
+        snprintf(dir, sizeof dir, "%s/%s", root, names[i]);
+        if (i % n == k) {
+            checked += check_case(dir, names[i]);
+            cases++;
+        }
+        free(names[i]);
+    }
+    if (!sliced)
+        KIT_ASSERT_MSG(cases >= 50 && checked >= 90, "only %d broken submissions with %d expectations", cases, checked);
 }
 
 static void test_bad_invocations(void)
@@ -482,15 +508,55 @@ static void test_batch_resume(void)
     KIT_ASSERT_MSG(run_grader(missing) == 2, "--batch on a missing folder did not exit 2");
 }
 
+/*
+ * A submission that writes its input into the not-implemented note on long inputs: the public
+ * tests' details quote the note, the hidden tests' never do (the runner saw the hidden input).
+ */
+static void test_hidden_not_quoted(void)
+{
+    char dir[700], json[512];
+    const char *build = env_or("KIT_BUILD", "build");
+    if (!materialize("grader/tests/submissions/hidden-note-leak", "hidden-note-leak", dir, sizeof dir))
+        return;
+    snprintf(json, sizeof json, "%s/selftest-hidden.json", build);
+    remove(json);
+    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission", dir, "--lab",
+                    "01", "--timeout", "3", "--json", json, NULL};
+    KIT_ASSERT_MSG(run_grader(argv) == 0, "grading %s exited non-zero", dir);
+    char *text = slurp(json);
+    KIT_ASSERT_MSG(text != NULL, "no %s", json);
+    int hidden = 0, public_leaks = 0;
+    for (char *p = text; p && (p = strstr(p, "{\"test\": ")); p++) {
+        char *end = strchr(p, '}');
+        if (!end)
+            break;
+        *end = '\0';
+        int is_hidden = strstr(p, "\"visibility\": \"hidden\"") != NULL, leak = strstr(p, "LEAK") != NULL;
+        KIT_ASSERT_MSG(!(is_hidden && leak), "a hidden test's detail quotes the runner: %s", p);
+        hidden += is_hidden && strstr(p, "not attempted") != NULL;
+        public_leaks += !is_hidden && leak;
+        *end = '}';
+    }
+    KIT_ASSERT_MSG(hidden > 0 && public_leaks > 0, "expected failing hidden tests (%d) and public tests that quote "
+                   "the note (%d)", hidden, public_leaks);
+    free(text);
+}
+
 static void register_tests(void)
 {
     CU_pSuite s = kit_test_suite("grader self-test");
+    int k, n;
+    if (shard(&k, &n)) { /* a slice of the broken submissions, and nothing else */
+        kit_test_add(s, "broken submissions get their verdicts (a slice)", test_broken_submissions);
+        return;
+    }
     kit_test_add(s, "solutions score 100%", test_solutions_full_marks);
     kit_test_add(s, "skeletons are not attempted", test_skeletons_not_attempted);
     kit_test_add(s, "broken submissions get their verdicts", test_broken_submissions);
     kit_test_add(s, "bad invocations exit 2", test_bad_invocations);
     kit_test_add(s, "--nvcc as a bare name", test_nvcc_by_name);
     kit_test_add(s, "JSON, Gradescope and JUnit files", test_report_files);
+    kit_test_add(s, "hidden tests never quote the runner", test_hidden_not_quoted);
     kit_test_add(s, "batch mode: interrupted, resumed, forced", test_batch_resume);
 }
 
