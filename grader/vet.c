@@ -181,12 +181,46 @@ static int in_any(const vet_object *objs, size_t n, int defined, const char *s)
     return 0;
 }
 
+/* The first line c++filt prints for a name (its C++ spelling), into buf; the name itself when that fails. */
+static void line_into(const char *line, void *arg)
+{
+    char *buf = arg;
+    if (!buf[0])
+        snprintf(buf, 256, "%s", line);
+}
+
+static const char *demangled(const char *name, char buf[256])
+{
+    char *argv[] = {"c++filt", (char *)name, NULL};
+    buf[0] = '\0';
+    if (each_line(argv, line_into, buf) != 0 || !buf[0])
+        snprintf(buf, 256, "%s", name);
+    return buf;
+}
+
+/*
+ * Is s a call the compiler makes by itself: the memcpy family for copies and fills of any object,
+ * or the cheaper form it turns an allowed call into (printf("x\n") into puts, fprintf into fputs)?
+ */
+static int compiler_made(const char *s, const vet_object *allowed, size_t nallowed)
+{
+    static const char *const always[] = {"memcmp", "memcpy", "memmove", "memset"};
+    static const char *const forms[][2] = {{"puts", "printf"}, {"putchar", "printf"}, {"fputs", "fprintf"},
+                                           {"fputc", "fprintf"}, {"fwrite", "fprintf"}};
+    for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
+        if (strcmp(s, always[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        if (strcmp(s, forms[i][0]) == 0 && in_any(allowed, nallowed, 0, forms[i][1]))
+            return 1;
+    return 0;
+}
+
 int vet_compare(const vet_object *student, const vet_object *allowed, size_t nallowed, const vet_object *libs,
                 size_t nlibs, char *why, size_t len)
 {
     const vet_object *baseline = &allowed[0];
-    /* Calls the compiler makes by itself for copies and fills of any object. */
-    static const char *const builtins[] = {"memcmp", "memcpy", "memmove", "memset"};
+    char name[256];
     if (student->load_time_bytes > baseline->load_time_bytes)
         return refuse(why, len, "not accepted: the file runs code at load or exit time (a constructor, a destructor, "
                                 "or a global with a dynamic initializer)");
@@ -195,12 +229,9 @@ int vet_compare(const vet_object *student, const vet_object *allowed, size_t nal
                       student->ifuncs[0]);
     for (size_t i = 0; i < student->nundefined; i++) {
         const char *s = student->undefined[i];
-        int builtin = 0;
-        for (size_t b = 0; b < sizeof builtins / sizeof builtins[0]; b++)
-            builtin |= strcmp(s, builtins[b]) == 0;
-        if (!builtin && !in_any(allowed, nallowed, 0, s))
+        if (!compiler_made(s, allowed, nallowed) && !in_any(allowed, nallowed, 0, s))
             return refuse(why, len, "not accepted: the file uses %s, which is neither the lab API nor used by the "
-                                    "lab's own code", s);
+                                    "lab's own code", demangled(s, name));
     }
     for (size_t i = 0; i < student->ndefined; i++) {
         const char *s = student->defined[i];
@@ -211,7 +242,7 @@ int vet_compare(const vet_object *student, const vet_object *allowed, size_t nal
                                     "global of C), which could replace a library's", s);
         if (in_any(libs, nlibs, 1, s))
                 return refuse(why, len, "not accepted: the file defines %s, which a library the runner links "
-                                        "already defines", s);
+                                        "already defines", demangled(s, name));
     }
     return 0;
 }

@@ -1487,8 +1487,8 @@ static void test_vet_compare(void)
         {"atexit", NULL, 16, "uses atexit"},
         {"qsort", NULL, 16, "uses qsort"},
         {NULL, "kit_trace_fd", 16, "defines kit_trace_fd, a name outside C++'s"},
-        {NULL, "_Z13__syncthreadsv", 16, "defines _Z13__syncthreadsv, which a library"},
-        {NULL, "_Znwm", 16, "defines _Znwm"},
+        {NULL, "_Z13__syncthreadsv", 16, "defines __syncthreads(), which a library"},
+        {NULL, "_Znwm", 16, "defines operator new(unsigned long)"},
         {NULL, NULL, 24, "load or exit time"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
