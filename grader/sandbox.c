@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/netlink.h>
 #include <linux/seccomp.h>
 
 #include "kit_jail.h"
@@ -230,7 +231,9 @@ static const char *lock_folder(char *why, size_t len)
         snprintf(why, len, "only root can run submissions under a user id of their own");
         return NULL;
     }
-    const char *dir = stat("/run/lock", &st) == 0 && S_ISDIR(st.st_mode) ? "/run/lock/kit-grader" : "/tmp/kit-grader-locks";
+    const char *dir = "/tmp/kit-grader-locks"; /* only where there is no /run/lock, so that all graders agree */
+    if (stat("/run/lock", &st) == 0 && S_ISDIR(st.st_mode))
+        dir = "/run/lock/kit-grader";
     if (mkdir(dir, 0700) == 0)
         chmod(dir, 0700); /* whatever the umask took away */
     else if (errno != EEXIST) {
@@ -238,7 +241,8 @@ static const char *lock_folder(char *why, size_t len)
         return NULL;
     }
     if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
-        snprintf(why, len, "%s must be a folder of root's with mode 0700 (not a link); remove it to have it remade", dir);
+        snprintf(why, len, "%s must be a folder of root's with mode 0700 (not a link); remove it to have it remade",
+                 dir);
         return NULL;
     }
     return dir;
@@ -323,7 +327,10 @@ static int load_outer_filter(void)
     kit_filter_begin(&f);
     for (size_t i = 0; i < sizeof killed / sizeof killed[0]; i++)
         kit_filter_on(&f, killed[i], SECCOMP_RET_KILL_PROCESS);
-    kit_filter_on_arg(&f, SYS_socket, 0, KIT_ARG_NE, AF_UNIX, SECCOMP_RET_KILL_PROCESS); /* nvcc, ncu: AF_UNIX */
+    /* Sockets: AF_UNIX (nvcc, ncu) and NETLINK_ROUTE (ncu's target lists the interfaces); nothing else. */
+    kit_filter_on_arg(&f, SYS_socket, 0, KIT_ARG_EQ, AF_UNIX, SECCOMP_RET_ALLOW);
+    kit_filter_on_arg(&f, SYS_socket, 2, KIT_ARG_NE, NETLINK_ROUTE, SECCOMP_RET_KILL_PROCESS);
+    kit_filter_on_arg(&f, SYS_socket, 0, KIT_ARG_NE, AF_NETLINK, SECCOMP_RET_KILL_PROCESS);
     kit_filter_on_arg(&f, SYS_clone, 0, KIT_ARG_ANY_BITS, new_namespace, SECCOMP_RET_KILL_PROCESS);
     /* clone3's flags lie in memory a filter cannot read; glibc falls back to clone when it is missing. */
     kit_filter_on(&f, SYS_clone3, SECCOMP_RET_ERRNO | ENOSYS);
@@ -335,7 +342,7 @@ static int load_outer_filter(void)
 
 /* The parts of isolation this kernel allows, found once by probe_kernel(). */
 enum {
-    CAN_NS = 1,      /* mount, pid, ipc, uts and network namespaces, and a private mount tree */
+    CAN_NS = 1,      /* mount, pid, ipc, uts and network namespaces */
     CAN_PROC = 2,    /* a fresh /proc */
     CAN_RDONLY = 4,  /* the file system read-only but for the writable paths */
     CAN_TMPFS = 8,   /* private /tmp and /dev/shm, and the hidden paths covered */
@@ -365,7 +372,7 @@ static int map_self(unsigned uid, unsigned gid)
     return write_file("/proc/self/gid_map", map);
 }
 
-/* In the process between the sandbox and pid 1: waits for pid 1, then ends as it did, so sb_run sees the program's end. */
+/* Between the sandbox and pid 1: waits for pid 1, then ends as it did, so that sb_run sees how the program ended. */
 static void end_as(pid_t pid1)
 {
     int status;
@@ -462,15 +469,20 @@ static int private_tmp_and_hide(const sb_limits *lim)
  * In pid 1: makes the mount tree private, then sets up each part in can.
  * In a run, a part that fails fails the run (the probe said it works); in
  * the probe (done not NULL), it only leaves that part's bit out of *done.
+ * The fresh /proc comes after the read-only step, so that it stays
+ * writable: the CUDA driver writes there, and with /proc read-only
+ * cudaMalloc fails ("OS call failed or operation not supported on this OS").
  */
 static int setup_mounts(const sb_limits *lim, unsigned can, unsigned *done)
 {
     static const struct {
         unsigned part;
         int (*set_up)(const sb_limits *lim);
-    } parts[] = {{CAN_PROC, fresh_proc}, {CAN_RDONLY, read_only_except}, {CAN_TMPFS, private_tmp_and_hide}};
+    } parts[] = {{CAN_RDONLY, read_only_except}, {CAN_PROC, fresh_proc}, {CAN_TMPFS, private_tmp_and_hide}};
+    if (!(can & (CAN_PROC | CAN_RDONLY | CAN_TMPFS)))
+        return 0; /* the kernel lets us make namespaces but not mount in them */
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-        return -1;
+        return done ? 0 : -1;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         if (!(can & parts[i].part))
             continue;
@@ -494,8 +506,10 @@ static unsigned probe_kernel(void)
     pid_t pid = fork();
     if (pid == 0) {
         static const sb_limits nothing; /* no hidden or writable paths */
-        if (enter_namespaces() == 0 && setup_mounts(&nothing, CAN_PROC | CAN_RDONLY | CAN_TMPFS, &done) == 0)
+        if (enter_namespaces() == 0) {
             done |= CAN_NS;
+            setup_mounts(&nothing, CAN_PROC | CAN_RDONLY | CAN_TMPFS, &done);
+        }
         if (load_outer_filter() == 0)
             done |= CAN_SECCOMP;
         ssize_t ignored = write(fds[1], &done, sizeof done);
@@ -532,7 +546,8 @@ const char *sb_isolation_report(void)
         snprintf(line, sizeof line, "%s",
                  root ? "sandbox: the kernel refuses namespaces (a container without CAP_SYS_ADMIN?): runners share "
                         "the host's /tmp, /dev/shm, processes and files"
-                      : "sandbox: not root and no user namespaces: runners share this user's files, /tmp and processes");
+                      : "sandbox: not root and no user namespaces: runners share this user's files, /tmp and "
+                        "processes");
     else
         snprintf(line, sizeof line, "sandbox: runners isolated in namespaces of their own%s%s%s%s",
                  root ? "" : " (not root: in a user namespace, as this user)",

@@ -43,7 +43,9 @@ typedef struct sb_limits {
                                   the paths in hide as empty read-only folders, and the whole file
                                   system read-only but for the paths in writable. Where the kernel refuses
                                   a part, the run goes on without it and sb_isolation_report() says so.
-                                  As root, set uid too: a runner left root could undo the mounts */
+                                  As root, set uid too: a runner left root could undo the mounts.
+                                  As pid 1 the program ignores the signals it sends itself without a
+                                  handler: glibc's abort() then ends it with SIGSEGV, not SIGABRT */
     long long tmp_bytes;     /**< with isolate: the size of the private /tmp and of /dev/shm; 0 for 16 MiB */
     const char *const *hide; /**< with isolate: NULL-terminated list of folders (or files) the child must
                                   not see, each replaced by an empty read-only one; NULL for none */
@@ -54,7 +56,8 @@ typedef struct sb_limits {
     int seccomp;             /**< install the outer seccomp filter right before execve: the calls a program
                                   never needs to compile or run a lab (ptrace, mount, namespaces, kernel
                                   modules, bpf, perf_event_open, keys, io_uring, sockets other than
-                                  AF_UNIX, clock and swap changes, ...) kill it with SIGSYS */
+                                  AF_UNIX and NETLINK_ROUTE, clock and swap changes, ...) kill it with
+                                  SIGSYS. g++, nvcc, compute-sanitizer, ncu and CUDA programs run under it */
 } sb_limits;
 
 /** How the child ended. */
