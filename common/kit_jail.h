@@ -8,7 +8,7 @@
 extern "C" {
 #endif
 
-/** The most instructions one kit filter holds (the jail needs about 60, the sandbox's outer filter about 70). */
+/** The most instructions one kit filter holds (the jail and the sandbox's outer filter each need under 100). */
 #define KIT_FILTER_MAX 160
 
 /**
