@@ -716,6 +716,8 @@ void sb_describe(const sb_result *res, const sb_limits *lim, char *buf, unsigned
             snprintf(buf, len, "timeout: CPU time limit of %ld s", lim->cpu_s);
         else if (res->code == SIGXFSZ)
             snprintf(buf, len, "output too large (over %lld bytes)", lim->file_bytes);
+        else if (res->code == SIGSYS && lim->seccomp)
+            snprintf(buf, len, "forbidden system call (signal %d: a seccomp filter killed it)", SIGSYS);
         else
             snprintf(buf, len, "crash (signal %d, %s)", res->code, strsignal(res->code));
         break;

@@ -104,9 +104,10 @@ long sb_count_tasks(unsigned uid);
 
 /**
  * Describes a result in one line: "exit 0", "crash (signal 11, Segmentation fault)",
- * "timeout after 10 s", "CPU time limit", "output too large", "could not start: ...",
- * and, when lim->mem_bytes is set and sb_memory_exceeded() says so for
- * lim->stderr_path, "memory limit 1024 MiB exceeded" (MiB rounded down).
+ * "timeout after 10 s", "CPU time limit", "output too large", "could not start: ...";
+ * when lim->mem_bytes is set and sb_memory_exceeded() says so for
+ * lim->stderr_path, "memory limit 1024 MiB exceeded" (MiB rounded down); and
+ * with lim->seccomp, "forbidden system call (...)" for a death by SIGSYS.
  * @param[in]  res how the run ended
  * @param[in]  lim the limits it ran under
  * @param[out] buf the line, cut to fit
