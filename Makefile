@@ -61,7 +61,7 @@ WORST_CASE := $(BUILD)/tools/worst_case
 BANKCHECK := $(BUILD)/tools/bankcheck $(BUILD)/cpu/tools/bankcheck
 KIT_TESTS := $(BUILD)/tests/test_common $(BUILD)/tests/test_cuda $(BUILD)/tests/test_bank $(BUILD)/tests/test_viz \
              $(BUILD)/tests/test_ncu $(BUILD)/tests/test_worst \
-             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_selftest
+             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox $(BUILD)/tests/test_selftest
 CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_TESTS)
 
 # LAB=01 or LAB=01-sequential-merge picks one lab folder.
@@ -248,6 +248,12 @@ $(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/gra
 	$(Q)$(CC) $^ -lcunit -o $@
 
 $(BUILD)/tests/test_grader: $(BUILD)/obj/grader/tests/test_grader.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -lcunit -o $@
+
+# The sandbox's containment: memory limit, a uid per grader, namespaces, seccomp (some suites need root).
+$(BUILD)/tests/test_sandbox: $(BUILD)/obj/grader/tests/test_sandbox.o $(BUILD)/obj/grader/sandbox.o $(LIBKITTEST) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -lcunit -o $@

@@ -135,10 +135,7 @@ static int sandboxed(const build_env *b, step s, const paths *p, char *why, size
     if (res.kind == SB_EXITED && res.code == 0)
         return 0;
     char line[400], how[160];
-    if (sb_hit_memory_limit(&res, &lim, p->log))
-        snprintf(how, sizeof how, "memory limit %lld MiB exceeded", lim.mem_bytes >> 20);
-    else
-        sb_describe(&res, &lim, how, sizeof how);
+    sb_describe(&res, &lim, how, sizeof how);
     compile_error_line(p->log, line, sizeof line);
     return say(why, len, "compile error (%s): %s", how, line[0] ? line : "no message");
 }

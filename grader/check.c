@@ -510,8 +510,8 @@ static int judge_run(const spec_test *t, const check_env *env, const sb_result *
         set(out, V_TIMEOUT, "%s", how);
         return -1;
     }
-    if (lim->mem_bytes && sb_hit_memory_limit(run, lim, err_path)) {
-        set(out, V_CRASH, "memory limit %lld MiB exceeded", lim->mem_bytes >> 20);
+    if (sb_memory_exceeded(run, lim, err_path)) { /* the program's own complaint would only repeat it */
+        set(out, V_CRASH, "%s", how);
         return -1;
     }
     if (env->sanitizer && !(measured && !env->simulated && env->ncu) && run->kind == SB_EXITED && run->code == 86) {

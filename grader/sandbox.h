@@ -2,7 +2,17 @@
 #ifndef SANDBOX_H
 #define SANDBOX_H
 
+#include <stddef.h>
+
 #include "kit_types.h"
+
+/** The exit status the kit's allocators use when memory runs out (kit_types.h). */
+#define SB_EXIT_NOMEM KIT_EXIT_NOMEM
+
+/** The first of the user ids sb_uid_acquire() hands out, one per grader running at the same time. */
+#define SB_UID_BASE 2100000000u
+/** How many such user ids there are: graders that may run at once. */
+#define SB_UID_COUNT 4096u
 
 /** Where the child's standard streams go, and what it may use. */
 typedef struct sb_limits {
@@ -22,15 +32,35 @@ typedef struct sb_limits {
                                   gid), with no supplementary groups; if they cannot be set, the child
                                   does not run (SB_ERROR). Ignored when the grader is not root */
     unsigned gid;            /**< the group that goes with uid */
-    long long mem_bytes;     /**< RLIMIT_AS: the address space the child may use, 0 for no limit */
     int trace_fd;            /**< when > 0, a descriptor the child gets as KIT_TRACE_FD (3): a runner's trace pipe */
-    int isolate;             /**< namespaces: own mounts, pids, IPC, network; private /tmp and /dev/shm */
-    int seccomp;             /**< the outer seccomp filter, installed just before exec */
-    const char *const *hide; /**< with isolate: NULL-terminated paths the child must not see, or NULL */
-    const char *const *writable; /**< with isolate: NULL-terminated paths the child may write, or NULL */
     int no_network;          /**< when the grader is root, the child gets a network namespace of its own
                                   (a loopback device, down: no network). Best effort: where the kernel
                                   refuses (a container without CAP_SYS_ADMIN), the child keeps the host's */
+    long long mem_bytes;     /**< RLIMIT_AS: the address space the child may map, 0 for no limit. The CUDA
+                                  runtime reserves far more address space than it uses, so a GPU
+                                  program needs a generous limit or none; CPU builds and compilers do not */
+    int isolate;             /**< run the child in namespaces of its own (mount, pid, ipc, uts, network; as
+                                  root without a user namespace, else in one that maps this user to
+                                  itself): it is pid 1 of its own pid namespace, so everything it starts
+                                  dies with it; it sees a fresh /proc, empty private /tmp and /dev/shm,
+                                  the paths in hide as empty read-only folders, and the whole file
+                                  system read-only but for the paths in writable. Where the kernel refuses
+                                  a part, the run goes on without it and sb_isolation_report() says so.
+                                  As root, set uid too: a runner left root could undo the mounts.
+                                  As pid 1 the program ignores the signals it sends itself without a
+                                  handler: glibc's abort() then ends it with SIGSEGV, not SIGABRT */
+    long long tmp_bytes;     /**< with isolate: the size of the private /tmp and of /dev/shm; 0 for 16 MiB */
+    const char *const *hide; /**< with isolate: NULL-terminated list of folders (or files) the child must
+                                  not see, each replaced by an empty read-only one; NULL for none */
+    const char *const *writable; /**< with isolate: NULL-terminated list of paths the child may write
+                                      under (the compiler's output folder); everything else but the
+                                      private /tmp and /dev/shm is read-only. A hidden path wins over a
+                                      writable one inside it. NULL for none */
+    int seccomp;             /**< install the outer seccomp filter right before execve: the calls a program
+                                  never needs to compile or run a lab (ptrace, mount, namespaces, kernel
+                                  modules, bpf, perf_event_open, keys, io_uring, sockets other than
+                                  AF_UNIX and NETLINK_ROUTE, clock and swap changes, ...) kill it with
+                                  SIGSYS. g++, nvcc, compute-sanitizer, ncu and CUDA programs run under it */
 } sb_limits;
 
 /** How the child ended. */
@@ -46,6 +76,9 @@ typedef struct sb_result {
     sb_kind kind; /**< how it ended */
     int code; /**< the exit status, signal or errno, as kind says */
     double seconds; /**< wall-clock time until it ended or was killed */
+    long max_rss_kb; /**< the largest resident set of the child or of any process it waited for, in KiB.
+                          Before execve the child is a copy of the grader, so this is never below the
+                          grader's own resident set at the fork */
 } sb_result;
 
 /**
@@ -72,19 +105,70 @@ void sb_kill_on_signal(void);
  */
 long sb_count_tasks(unsigned uid);
 
-/** The exit status by which the kit's allocators say that memory ran out (kit_types.h). */
-#define SB_EXIT_NOMEM KIT_EXIT_NOMEM
-
-/**
- * Was a failed run most likely stopped by the memory limit (lim->mem_bytes)? Yes when it exited
- * with SB_EXIT_NOMEM, or its stderr (at @p stderr_path) says an allocation failed.
- */
-int sb_hit_memory_limit(const sb_result *res, const sb_limits *lim, const char *stderr_path);
 
 /**
  * Describes a result in one line: "exit 0", "crash (signal 11, Segmentation fault)",
- * "timeout after 10 s", "CPU time limit", "output too large", "could not start: ...".
+ * "timeout after 10 s", "CPU time limit", "output too large", "could not start: ...";
+ * when lim->mem_bytes is set and sb_memory_exceeded() says so for
+ * lim->stderr_path, "memory limit 1024 MiB exceeded" (MiB rounded down); and
+ * with lim->seccomp, "forbidden system call (...)" for a death by SIGSYS.
+ * @param[in]  res how the run ended
+ * @param[in]  lim the limits it ran under
+ * @param[out] buf the line, cut to fit
+ * @param[in]  len the size of buf
  */
 void sb_describe(const sb_result *res, const sb_limits *lim, char *buf, unsigned len);
+
+/**
+ * Says whether a run that failed most likely failed for the memory limit:
+ * it exited with SB_EXIT_NOMEM, or its largest resident set reached 90% of
+ * the limit, or its stderr says so ("std::bad_alloc", "Cannot allocate
+ * memory", the kit's "out of memory allocating", LLVM's "out of memory").
+ * @param[in] res         how the run ended
+ * @param[in] lim         the limits it ran under
+ * @param[in] stderr_path the file its stderr went to, or NULL not to read one
+ * @return 1 if so, 0 if not, or if it succeeded, timed out, never started or had no memory limit
+ */
+int sb_memory_exceeded(const sb_result *res, const sb_limits *lim, const char *stderr_path);
+
+/**
+ * Takes a user id of its own for this grader, SB_UID_BASE + k with the
+ * smallest k (below SB_UID_COUNT) no other grader holds, so that runners
+ * of graders running side by side cannot touch each other's files or
+ * processes. A grader holds k by an exclusive flock on a lock file in a
+ * folder only root may use (/run/lock/kit-grader, or /tmp/kit-grader-locks
+ * where there is no /run/lock), which lasts until this process ends. Any
+ * process still running under the id (left by a grader that died) is
+ * killed before it returns.
+ * @pre the caller runs as root
+ * @param[out] uid the id (use it as the group id too); unchanged on failure
+ * @param[out] why on failure, the reason
+ * @param[in]  len the size of why
+ * @return 0, or -1 when not root, when the lock folder is not root's alone, or when every id is taken
+ */
+int sb_uid_acquire(unsigned *uid, char *why, size_t len);
+
+/**
+ * Tries to take lock k alone (sb_uid_acquire() tries k = 0, 1, ... with it).
+ * The lock holds as long as the returned descriptor stays open, in this
+ * process and in those that inherit it by fork.
+ * @pre the caller runs as root; k < SB_UID_COUNT
+ * @param[in]  k   which id, SB_UID_BASE + k
+ * @param[out] why on failure, the reason ("held by another grader" when it is taken)
+ * @param[in]  len the size of why
+ * @return the lock file's descriptor (close-on-exec), or -1
+ */
+int sb_uid_lock(unsigned k, char *why, size_t len);
+
+/**
+ * Says in one line what an isolated run (sb_limits.isolate, .seccomp)
+ * contains here and what it cannot, e.g. "sandbox: not root and no user
+ * namespaces: runners share this user's files, /tmp and processes". The
+ * kernel is asked once, by a throwaway child, and the answer kept: sb_run()
+ * uses the parts that worked and leaves out the others, so the grader
+ * should print this line once.
+ * @return a static string
+ */
+const char *sb_isolation_report(void);
 
 #endif
