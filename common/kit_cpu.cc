@@ -55,11 +55,13 @@ struct emulator {
     bool tracing = false;
     std::vector<kit_access> trace;
     const char *kernel = nullptr; // the running launch's name
+    bool streamed = false;        // whether its accesses go to the grader's stream
 };
 
 // The grader's trace stream (kit_trace.h): -1 until the first launch looks at KIT_TRACE_FD, then 1 or 0.
 struct trace_stream {
     int on = -1;
+    char kernel[KIT_TRACE_NAME] = ""; // the kernel the grader measures (KIT_TRACE_KERNEL): only its launches are streamed
     std::vector<unsigned char> buf;
     uint64_t count = 0; // accesses of the running launch
 };
@@ -92,12 +94,14 @@ void stream_put(uint32_t tag, const void *payload, size_t bytes)
         stream_flush();
 }
 
-// Is KIT_TRACE_FD a pipe? Then a grader hands it to us, and every launch is streamed.
+// Is KIT_TRACE_FD a pipe? Then a grader hands it to us, and names in KIT_TRACE_KERNEL the kernel it measures.
 bool stream_on()
 {
     if (S.on < 0) {
         struct stat st;
+        const char *kernel = getenv("KIT_TRACE_KERNEL");
         S.on = fstat(KIT_TRACE_FD, &st) == 0 && S_ISFIFO(st.st_mode);
+        snprintf(S.kernel, sizeof S.kernel, "%s", kernel && *kernel ? kernel : ".");
     }
     return S.on == 1;
 }
@@ -317,8 +321,10 @@ void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shar
     E.body = &body;
     E.kernel = name;
     E.failed = false;
-    if (stream_on())
+    bool streamed = stream_on() && kit_trace_name_matches(name ? name : "?", S.kernel);
+    if (streamed)
         stream_launch(name, grid, block, dynamic_shared_bytes);
+    E.streamed = streamed;
     kit_cpu_now.block_dim = block;
     kit_cpu_now.grid_dim = grid;
     for (unsigned z = 0; z < grid.z && !E.failed; z++)
@@ -331,7 +337,8 @@ void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shar
     E.body = nullptr;
     E.kernel = nullptr;
     E.current = nullptr;
-    if (S.on == 1) {
+    if (E.streamed) {
+        E.streamed = false;
         stream_put(KIT_TRACE_END, &S.count, sizeof S.count);
         stream_flush();
     }
@@ -349,7 +356,7 @@ void record(uint32_t offset, unsigned size, int write)
     x.addr = offset;
     x.size = (uint8_t)size;
     x.write = (uint8_t)(write != 0);
-    if (S.on == 1) {
+    if (E.streamed) {
         stream_put(KIT_TRACE_ACCESS, &x, sizeof x);
         S.count++;
     }

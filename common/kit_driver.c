@@ -1,10 +1,12 @@
 /* What every lab driver shares: option handling, array printing, and answering a grader request. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "kit_driver.h"
 #include "kit_gen.h"
+#include "kit_jail.h"
 #include "kit_lab.h"
 #include "kit_ref.h"
 
@@ -97,7 +99,14 @@ int kit_driver_begin_build(kit_args *a, int argc, char **argv, const char *what,
                 argv[0]);
         return 2;
     }
-    return a->serve ? kit_serve(stdin, stdout, serve) : -1;
+    if (!a->serve)
+        return -1;
+    /* The CPU build serves a grader under a strict seccomp jail (kit_jail.h), entered before the
+       request is read and so before any of the student's code runs (the grader refuses code that
+       would run at load time). A GPU runner cannot: the CUDA driver needs far more. */
+    if (can_trace && kit_jail_enter() != 0)
+        fprintf(stderr, "%s: the kernel refused the seccomp jail (%s); serving without it\n", argv[0], strerror(errno));
+    return kit_serve(stdin, stdout, serve);
 }
 
 void kit_driver_merge_input(const kit_args *a, void **A, void **B)

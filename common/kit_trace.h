@@ -6,7 +6,9 @@
  * one the student's code cannot edit afterwards. The emulator writes each launch's records into
  * a pipe that the grader opened and reads (append-only; nothing written can be taken back), and
  * no function of the kit turns the stream off. The grader then checks every record against the
- * launch it belongs to (kit_trace_stream_read()).
+ * launch it belongs to (kit_trace_stream_read()). The grader names the kernel it measures in the
+ * runner's environment, KIT_TRACE_KERNEL (as ncu's --kernel-name): only its
+ * launches are streamed, which keeps a test that runs a whole sort as fast as an untraced one.
  *
  * Records, in the writer's byte order (the grader reads on the same machine): a uint32 tag, then
  * - KIT_TRACE_LAUNCH: a kit_trace_launch, when a launch starts;

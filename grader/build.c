@@ -211,6 +211,17 @@ static int stale(const char *obj, const char *const *inputs)
 static int trusted_object(const build_env *b, const char *name, const char *src, const char *const *files,
                           const char *const *inputs, vet_object *out, char *why, size_t len)
 {
+    /* Read once per grader run: the kit does not change while it grades, and a batch builds each lab many times. */
+    static struct {
+        char name[80];
+        vet_object o;
+    } cache[2 * 32 + 2];
+    static int cached;
+    for (int i = 0; i < cached; i++)
+        if (strcmp(cache[i].name, name) == 0) {
+            *out = cache[i].o;
+            return 0;
+        }
     char dir[4400], sub[4500];
     snprintf(dir, sizeof dir, "%s/vet", b->work);
     mkdir(dir, 0755);
@@ -234,7 +245,13 @@ static int trusted_object(const build_env *b, const char *name, const char *src,
         if (rc != 0 || trusted(argv, p.log) != 0)
             return say(why, len, "grader could not build %s for the object check (see %s)", name, p.log);
     }
-    return vet_object_read(p.obj, 0, out, why, len);
+    if (vet_object_read(p.obj, 0, out, why, len) != 0)
+        return -1;
+    if (cached < (int)(sizeof cache / sizeof cache[0])) {
+        snprintf(cache[cached].name, sizeof cache[cached].name, "%s", name);
+        cache[cached++].o = *out;
+    }
+    return 0;
 }
 
 /* The lab's runner built from its committed skeleton and the reference copies of the labs it uses. */
@@ -322,9 +339,7 @@ static int vet_build(const build_env *b, const spec_lab *spec, const paths *p, c
         rc = vet_compare(&mine, allowed, 2, libs, 2, why, len);
         vet_object_free(&mine);
     }
-    vet_object_free(&allowed[0]);
-    vet_object_free(&allowed[1]);
-    return rc;
+    return rc; /* the allowed objects stay in trusted_object()'s cache */
 }
 
 int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len)

@@ -671,8 +671,15 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     char *argv[16], kernel_filter[80];
     runner_argv(t, env, measured, csv, sanitizer_log, kernel_filter, sizeof kernel_filter, argv);
     sb_result run;
-    /* CPU mode: the runner streams its launches and shared accesses to us on fd 3 (kit_trace.h) */
-    if (drained_run(argv, &lim, env->simulated ? trace : NULL, trace_cap(t, m, n), &run) != 0) {
+    /* CPU mode, a conflict threshold: the runner streams the measured kernel's launches and shared
+       accesses to us on fd 3 (kit_trace.h); the environment names the kernel */
+    char kernel_env[96];
+    snprintf(kernel_env, sizeof kernel_env, "KIT_TRACE_KERNEL=%s", measured_kernel(t));
+    char *runner_env[] = {kernel_env, NULL};
+    int streamed = measured && env->simulated;
+    if (streamed)
+        lim.envp = runner_env;
+    if (drained_run(argv, &lim, streamed ? trace : NULL, trace_cap(t, m, n), &run) != 0) {
         set(out, V_ERROR, "%s", "grader could not start the runner");
         goto done;
     }

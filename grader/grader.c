@@ -115,8 +115,9 @@ static void usage(FILE *f, const char *prog)
             "  --keep                keep the scratch folders\n"
             "  --nproc N             processes and threads a test may start (default 64)\n"
             "  --memory MIB          memory limit of a test in CPU mode, in MiB (default 1024); compiles get 4x\n"
-            "  --sandbox-user NAME   when run as root, compile and run submissions as this user (default nobody);\n"
-            "                        'root' keeps root, which no limit on processes then holds\n"
+            "  --sandbox-user NAME   when run as root, compile and run submissions as this user; by default each\n"
+            "                        grader takes a user id of its own (2100000000 up), so that graders running\n"
+            "                        at once cannot touch each other; 'root' keeps root (no process limit holds)\n"
             "  --ncu PATH            Nsight Compute, which measures conflicts in GPU mode (default ncu found in PATH)\n"
             "  --sanitize            GPU mode: run every test under compute-sanitizer (memcheck); errors are a crash\n",
             prog);
@@ -144,7 +145,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->cxx = "g++";
     o->nproc = 64;
     o->memory_mib = 1024;
-    o->sandbox_user = "nobody";
+    o->sandbox_user = NULL; /* a user id of this grader's own */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
@@ -239,7 +240,17 @@ static int parse_options(int argc, char **argv, options *o)
     }
     if (!o->gradebook)
         o->gradebook = "gradebook.csv";
-    if (geteuid() == 0 && strcmp(o->sandbox_user, "root") != 0) {
+    if (geteuid() == 0 && !o->sandbox_user) {
+        static char name[32];
+        char why[200];
+        if (sb_uid_acquire(&o->uid, why, sizeof why) != 0) {
+            fprintf(stderr, "grader: no user id of its own for this grader: %s; name a user with --sandbox-user\n", why);
+            return -1;
+        }
+        o->gid = o->uid;
+        snprintf(name, sizeof name, "uid %u", o->uid);
+        o->sandbox_user = name;
+    } else if (geteuid() == 0 && strcmp(o->sandbox_user, "root") != 0) {
         struct passwd *pw = getpwnam(o->sandbox_user);
         int uid;
         if (pw) {
@@ -868,6 +879,7 @@ int main(int argc, char **argv)
         return 2;
     }
     set_policy(&o);
+    printf("%s\n", sb_isolation_report());
 
     char libkit_abs[4096], work_abs[4096];
     if (!realpath(cpu ? o.libkit_cpu : o.libkit, libkit_abs)) {
