@@ -387,6 +387,9 @@ static void judge_worst(const spec_test *t, const int64_t *R, check_result *out)
 
 void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int cpu, const char *const *writable)
 {
+    /* nvcc keeps its intermediate files in /tmp, and ncu its lock and its exchange with the target: they
+       get room; a CPU runner writes nothing there */
+    lim->tmp_bytes = compiling ? 2LL << 30 : cpu ? 16LL << 20 : 1LL << 30;
     lim->isolate = box->isolate;
     lim->seccomp = box->seccomp;
     lim->hide = box->hide;

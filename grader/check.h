@@ -58,7 +58,8 @@ typedef struct check_env {
  * Puts the policy into one run's limits. @p compiling picks the compiler's memory limit, which
  * may also write @p writable (NULL-terminated: its output folder); a runner writes nothing, and
  * gets the memory limit only in CPU mode (@p cpu), since the CUDA runtime reserves far more
- * address space than it uses.
+ * address space than it uses. The private /tmp holds 2 GiB for a compiler (nvcc's intermediate
+ * files), 1 GiB for a GPU runner (ncu's files) and 16 MiB for a CPU runner.
  */
 void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int cpu, const char *const *writable);
 
