@@ -393,7 +393,7 @@ void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int
     lim->isolate = box->isolate;
     lim->seccomp = box->seccomp;
     lim->hide = box->hide;
-    lim->writable = compiling ? writable : NULL;
+    lim->writable = writable;
     lim->mem_bytes = compiling ? box->compile_mem_bytes : cpu ? box->run_mem_bytes : 0;
 }
 
@@ -670,7 +670,10 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.stdin_path = req_path;
     lim.stdout_path = res_path;
     lim.stderr_path = err_path;
-    sandbox_apply(&env->box, &lim, 0, env->simulated, NULL);
+    /* ncu and compute-sanitizer write their logs (prepared above, the sandbox user's own) in the scratch
+       folder, whose permissions keep everything else there out of the runner's reach */
+    const char *const logs_writable[] = {env->workdir, NULL};
+    sandbox_apply(&env->box, &lim, 0, env->simulated, env->simulated ? NULL : logs_writable);
     char *argv[16], kernel_filter[80];
     runner_argv(t, env, measured, csv, sanitizer_log, kernel_filter, sizeof kernel_filter, argv);
     sb_result run;

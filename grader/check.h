@@ -55,8 +55,9 @@ typedef struct check_env {
 } check_env;
 
 /**
- * Puts the policy into one run's limits. @p compiling picks the compiler's memory limit, which
- * may also write @p writable (NULL-terminated: its output folder); a runner writes nothing, and
+ * Puts the policy into one run's limits. @p compiling picks the compiler's memory limit; the run
+ * may write @p writable (NULL-terminated: the compiler's output folder, the GPU tools' logs) and
+ * nothing else; a CPU runner writes nothing (NULL), and
  * gets the memory limit only in CPU mode (@p cpu), since the CUDA runtime reserves far more
  * address space than it uses. The private /tmp holds 2 GiB for a compiler (nvcc's intermediate
  * files), 1 GiB for a GPU runner (ncu's files) and 16 MiB for a CPU runner.
