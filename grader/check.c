@@ -499,13 +499,28 @@ static int drained_run(char *const argv[], sb_limits *lim, const char *trace, lo
     return rc;
 }
 
+/* The first "==ERROR==" line of ncu's log, without its prefix, or "" when ncu reported none. */
+static void ncu_error(const char *log, char *buf, size_t len)
+{
+    char text[400];
+    FILE *f = fopen(log, "r");
+    buf[0] = '\0';
+    while (f && !buf[0] && fgets(text, sizeof text, f))
+        if (strncmp(text, "==ERROR==", 9) == 0) {
+            text[strcspn(text, "\r\n")] = '\0';
+            snprintf(buf, len, "ncu: %s", text + 9 + strspn(text + 9, " "));
+        }
+    if (f)
+        fclose(f);
+}
+
 /*
  * How the run ended, when that decides the test: a timeout, the memory limit, a crash, a sanitizer
  * finding. Sets out and returns -1 then; returns 0 when the reply is there to judge. For hidden
  * tests no text of the runner's (its stderr) is quoted: it has seen the hidden input.
  */
 static int judge_run(const spec_test *t, const check_env *env, const sb_result *run, const sb_limits *lim, int measured,
-                     const char *err_path, const char *sanitizer_log, check_result *out)
+                     const char *err_path, const char *csv, const char *sanitizer_log, check_result *out)
 {
     char how[160], line[160] = "";
     sb_describe(run, lim, how, sizeof how);
@@ -532,7 +547,9 @@ static int judge_run(const spec_test *t, const check_env *env, const sb_result *
         return -1;
     }
     if (run->kind != SB_EXITED || run->code != 0) {
-        if (!t->hidden)
+        if (measured && !env->simulated && env->ncu)
+            ncu_error(csv, line, sizeof line); /* ncu's own complaint, if it failed: the kit's, not the runner's */
+        if (!line[0] && !t->hidden)
             first_line(err_path, line, sizeof line);
         set(out, run->kind == SB_ERROR ? V_ERROR : V_CRASH, "%s%s%s", how, line[0] ? ": " : "", line);
         return -1;
@@ -689,7 +706,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         set(out, V_ERROR, "%s", "grader could not start the runner");
         goto done;
     }
-    if (judge_run(t, env, &run, &lim, measured, err_path, sanitizer_log, out) != 0)
+    if (judge_run(t, env, &run, &lim, measured, err_path, csv, sanitizer_log, out) != 0)
         goto done;
 
     kit_res got;
