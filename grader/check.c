@@ -677,8 +677,10 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.timeout_s = t->timeout_s > 0 ? t->timeout_s : env->timeout_s;
     lim.cpu_s = (long)lim.timeout_s + 1;
     lim.file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
-    if (measured && !env->simulated)
-        lim.timeout_s *= 4; /* ncu replays the kernel */
+    if (measured && !env->simulated) {
+        lim.timeout_s *= 4;           /* ncu replays the kernel */
+        lim.file_bytes += 256LL << 20; /* and writes its report to /tmp */
+    }
     lim.cwd = env->workdir;
     lim.nproc = env->nproc;
     lim.uid = env->uid;
@@ -702,7 +704,11 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     int streamed = measured && env->simulated;
     if (streamed)
         lim.envp = runner_env;
-    if (drained_run(argv, &lim, streamed ? trace : NULL, trace_cap(t, m, n), &run) != 0) {
+    int profiler = measured && !env->simulated && env->ncu ? sb_gpu_profiler_lock() : -1;
+    int started = drained_run(argv, &lim, streamed ? trace : NULL, trace_cap(t, m, n), &run);
+    if (profiler >= 0)
+        close(profiler);
+    if (started != 0) {
         set(out, V_ERROR, "%s", "grader could not start the runner");
         goto done;
     }

@@ -281,6 +281,23 @@ int sb_uid_lock(unsigned k, char *why, size_t len)
     return fd;
 }
 
+int sb_gpu_profiler_lock(void)
+{
+    char why[200], path[80];
+    const char *dir = lock_folder(why, sizeof why);
+    if (!dir)
+        return -1;
+    snprintf(path, sizeof path, "%s/ncu", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    while (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
 int sb_uid_acquire(unsigned *uid, char *why, size_t len)
 {
     const char *dir = lock_folder(why, len);
