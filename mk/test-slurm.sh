@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Grades a small course through a real one-node Slurm and checks the result against grader --batch.
 # It starts munged, slurmctld and slurmd from a slurm.conf in a temporary folder, on free ports
-# reached at 127.0.0.1 (Slurm 22.05 cannot make its daemons listen there only), and submits the job array of mk/grade-course.sh: 6 students (good, partial, broken, hanging,
+# bound to 127.0.0.1, and submits the job array of mk/grade-course.sh: 6 students (good, partial, broken, hanging,
 # a name full of shell metacharacters, empty) in 3 shards. The gathered gradebook must equal the
 # one-machine gradebook row for row; then one shard's task is cancelled with scancel, its students
 # must show result:missing, and the shard resubmitted alone must bring the same gradebook back.
@@ -152,6 +152,8 @@ SchedulerType=sched/backfill
 MpiDefault=none
 ReturnToService=2
 MailProg=/bin/true
+# Listen on the address the hosts resolve to (127.0.0.1 above), not on every address.
+CommunicationParameters=NoCtldInAddrAny,NoInAddrAny
 KillWait=2
 MinJobAge=600
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
