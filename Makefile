@@ -48,7 +48,7 @@ HOST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wi
 LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
 LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
 GRADER_LIB_OBJS := $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
-                   $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o
+                   $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o
 
 LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
@@ -61,12 +61,14 @@ WORST_CASE := $(BUILD)/tools/worst_case
 BANKCHECK := $(BUILD)/tools/bankcheck $(BUILD)/cpu/tools/bankcheck
 KIT_TESTS := $(BUILD)/tests/test_common $(BUILD)/tests/test_cuda $(BUILD)/tests/test_bank $(BUILD)/tests/test_viz \
              $(BUILD)/tests/test_ncu $(BUILD)/tests/test_worst \
-             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox $(BUILD)/tests/test_selftest
+             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox $(BUILD)/tests/test_selftest \
+             $(BUILD)/tests/test_shard
 CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_TESTS)
 
 # LAB=01 or LAB=01-sequential-merge picks one lab folder.
 LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
 
+.PHONY: grade-course
 .PHONY: all help test grade check run skeletons figures docs docs-instructor bench deps clean dist-student dist-gradescope
 all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(WORST_CASE) $(BANKCHECK) $(LAB_DRIVERS)
 
@@ -76,6 +78,9 @@ help:
 	@echo "  make test            the kit's own tests (CUnit), with a closing pass/fail line"
 	@echo "  make grade           grade solutions/ (must score 100%); SUBMISSION=dir grades a submission,"
 	@echo "                       LAB=NN restricts it to one lab"
+	@echo "  make grade-course SUBMISSIONS=dir [SLURM=1]   grade a course folder (one subfolder per student) in SHARDS"
+	@echo "                       shards: local workers, or a Slurm job array (PARTITION, ACCOUNT, TIME, PARALLEL, MODE,"
+	@echo "                       LAB=\"01 02\", OUT, RERUN=K for one shard again); see handouts/instructor-guide.md"
 	@echo "  make check LAB=NN    build your labs/NN-* file and run that lab's public tests"
 	@echo "                       (CPU build always, kernels on the CPU emulation; GPU build too where a GPU is)"
 	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
@@ -258,6 +263,11 @@ $(BUILD)/tests/test_sandbox: $(BUILD)/obj/grader/tests/test_sandbox.o $(BUILD)/o
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -lcunit -o $@
 
+$(BUILD)/tests/test_shard: $(BUILD)/obj/grader/tests/test_shard.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKIT)
+	$(say) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -lcunit -o $@
+
 $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKITTEST) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
@@ -271,13 +281,22 @@ test:
 	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) \
 	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
 	  "bash mk/check-docs.sh $(BUILD)" \
-	  "bash mk/check-dist.sh $(BUILD) $(GRADER)"
+	  "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
+	  "bash mk/test-slurm.sh $(BUILD) $(GRADER)"
 
 grade:
 	@bash mk/deps.sh
 	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT) $(LIBKIT_CPU)
 	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" \
 	  $(if $(SUBMISSION),--submission "$(SUBMISSION)",--expect 100) $(if $(LAB),--lab "$(LAB)")
+
+# A course at once, in shards: local workers, or with SLURM=1 a Slurm job array and a gather job (mk/grade-course.sh).
+grade-course:
+	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT_CPU) $(if $(filter cpu,$(MODE)),,$(LIBKIT))
+	$(Q)bash mk/grade-course.sh --grader $(GRADER) $(if $(filter 1 yes,$(SLURM)),--slurm) $(if $(SHARDS),--shards $(SHARDS)) \
+	  $(if $(PARALLEL),--parallel $(PARALLEL)) $(if $(PARTITION),--partition "$(PARTITION)") \
+	  $(if $(ACCOUNT),--account "$(ACCOUNT)") $(if $(TIME),--time "$(TIME)") $(if $(MODE),--mode $(MODE)) \
+	  $(if $(OUT),--out "$(OUT)") $(if $(RERUN),--rerun $(RERUN)) $(foreach l,$(LAB),--lab $(l)) "$(SUBMISSIONS)"
 
 # The student's loop: your labs/NN-* file, that lab's public tests.
 check:

@@ -23,6 +23,7 @@
 #include "kit_timer.h"
 #include "report.h"
 #include "sandbox.h"
+#include "shard.h"
 #include "spec.h"
 
 #define MAX_LABS 32
@@ -42,6 +43,9 @@ typedef struct options {
     const char *gradebook;    /* batch mode's CSV gradebook */
     int force;                /* batch mode: regrade students already in the gradebook */
     const char *reports;      /* batch mode: write <student>.json here too */
+    shard_spec shard;         /* batch mode: grade only this shard of the students... */
+    const char *out;          /* ...into one result file per student here (grader/shard.h) */
+    const char *gather;       /* merge the result files of this folder into the gradebook */
     double expect;            /* fail (exit 1) below this percentage; < 0 to never fail */
     int timeout_s;            /* default per-test wall-clock limit */
     int compile_timeout_s;
@@ -101,6 +105,12 @@ static void usage(FILE *f, const char *prog)
             "  --gradebook FILE      batch mode's gradebook (default gradebook.csv)\n"
             "  --force               batch mode: regrade the students already in the gradebook\n"
             "  --reports DIR         batch mode: also write each student's full results to DIR/<student>.json\n"
+            "  --shard K/N           batch mode: grade only the K-th of N shards of the students (K from 0; a\n"
+            "                        student's shard is a hash of its folder's name), with --out\n"
+            "  --out DIR             batch mode: write each student's results to DIR/<student>.tsv and .json\n"
+            "                        instead of a gradebook (all students when no --shard)\n"
+            "  --gather DIR          merge the results in DIR into --gradebook; with --batch, every student there\n"
+            "                        gets a row, and one without a result a row that says result:missing\n"
             "  --expect PERCENT      exit 1 if the score is below PERCENT (self-checks)\n"
             "  --timeout S           default limit per test in seconds (default 10)\n"
             "  --compile-timeout S   limit for building a lab (default 300)\n"
@@ -186,6 +196,16 @@ static int parse_options(int argc, char **argv, options *o)
             o->gradebook = v;
         } else if (strcmp(a, "--reports") == 0) {
             o->reports = v;
+        } else if (strcmp(a, "--shard") == 0) {
+            char why[200];
+            if (shard_parse(v, &o->shard, why, sizeof why) != 0) {
+                fprintf(stderr, "grader: %s\n", why);
+                return -1;
+            }
+        } else if (strcmp(a, "--out") == 0) {
+            o->out = v;
+        } else if (strcmp(a, "--gather") == 0) {
+            o->gather = v;
         } else if (strcmp(a, "--expect") == 0) {
             int p;
             bad = parse_int(v, 0, 100, &p);
@@ -234,10 +254,21 @@ static int parse_options(int argc, char **argv, options *o)
                         "--tsv, --json, --gradescope, --junit or --expect\n");
         return -1;
     }
-    if (!o->batch && (o->gradebook || o->force || o->reports)) {
+    if (!o->batch && !o->gather && (o->gradebook || o->force || o->reports)) {
         fprintf(stderr, "grader: --gradebook, --force and --reports go with --batch\n");
         return -1;
     }
+    if ((o->shard.n || o->out) && (!o->batch || !o->out || o->gather || o->gradebook || o->force || o->reports)) {
+        fprintf(stderr, "grader: --shard K/N goes with --batch DIR and --out DIR (not --gradebook, --force, --reports "
+                        "or --gather): each student's results go to files, and --gather makes the gradebook\n");
+        return -1;
+    }
+    if (o->gather && (o->force || o->reports)) {
+        fprintf(stderr, "grader: --gather goes with --gradebook and --batch only\n");
+        return -1;
+    }
+    if (o->out && !o->shard.n)
+        o->shard = (shard_spec){0, 1}; /* --out alone: every student */
     if (!o->gradebook)
         o->gradebook = "gradebook.csv";
     if (geteuid() == 0 && !o->sandbox_user) {
@@ -810,6 +841,12 @@ static int run_batch(const grading *g)
     return status;
 }
 
+/* Shard mode's grading of one student (shard_run calls it): grade_submission with the run's settings. */
+static void grade_for_shard(void *g, const char *folder, const char *student, grade_report *rep)
+{
+    grade_submission(g, folder, student, rep);
+}
+
 /* Writes the per-submission files the options ask for; returns 0 or -1. */
 static int write_reports(const options *o, const grade_report *rep)
 {
@@ -833,6 +870,8 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep the table and stderr messages in order */
     if (parse_options(argc, argv, &o) != 0)
         return 2;
+    if (o.gather) /* merging result files needs no compiler, library or GPU */
+        return shard_gather(o.gather, o.batch, o.gradebook);
     sb_kill_on_signal();
     char kit_abs[4096], sub_abs[4096];
     if (!realpath(o.kit, kit_abs)) {
@@ -922,6 +961,11 @@ int main(int argc, char **argv)
     else
         printf("preflight: CPU mode: conflict thresholds are counted by the kit's simulator (\"simulated\")\n");
     grading g = {&o, compiler, cpu, libkit_abs, names, nlabs};
+    if (o.out) {
+        static grade_report labs;
+        load_labs(&g, &labs);
+        return shard_run(o.batch, o.shard, o.out, &labs, grade_for_shard, &g);
+    }
     if (o.batch) {
         printf("Grading every submission in %s into %s (runners built %s)\n", o.batch, o.gradebook,
                cpu ? "for the kit's CPU emulation" : "for the GPU");
