@@ -1,4 +1,5 @@
 /* The "not implemented" marker that skeletons call, and the type helpers of kit_types.h. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,5 +57,15 @@ int kit_type_parse(const char *name, kit_type *out)
             return 0;
         }
     }
+    return -1;
+}
+
+int kit_err(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && len)
+        vsnprintf(err, len, fmt, ap);
+    va_end(ap);
     return -1;
 }

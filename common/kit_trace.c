@@ -1,9 +1,9 @@
 /* Reads and checks the trace stream that the CPU emulation writes for the grader (kit_trace.h). */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kit_trace.h"
+#include "kit_types.h"
 
 int kit_trace_name_matches(const char *name, const char *kernel)
 {
@@ -19,16 +19,6 @@ void kit_trace_runs_free(kit_trace_run *runs, size_t nruns)
     for (size_t r = 0; runs && r < nruns; r++)
         free(runs[r].acc);
     free(runs);
-}
-
-static int refuse(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int refuse(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
 }
 
 /* Why an access does not fit its launch, or NULL when it does. */
@@ -93,14 +83,14 @@ int kit_trace_stream_read(FILE *f, const char *kernel, kit_trace_run **runs, siz
     size_t got;
     while (rc == 0 && (got = fread(&tag, 1, sizeof tag, f)) > 0) {
         if (got < sizeof tag) {
-            rc = refuse(err, errlen, "the stream ends inside a record's tag");
+            rc = kit_err(err, errlen, "the stream ends inside a record's tag");
             break;
         }
         if (tag == KIT_TRACE_LAUNCH) {
             if (in_launch)
-                rc = refuse(err, errlen, "a launch began before the previous one ended");
+                rc = kit_err(err, errlen, "a launch began before the previous one ended");
             else if (fread(&open, sizeof open, 1, f) != 1)
-                rc = refuse(err, errlen, "the stream ends inside a launch record");
+                rc = kit_err(err, errlen, "the stream ends inside a launch record");
             else {
                 open.name[KIT_TRACE_NAME - 1] = '\0';
                 in_launch = 1;
@@ -109,36 +99,36 @@ int kit_trace_stream_read(FILE *f, const char *kernel, kit_trace_run **runs, siz
                 measured = kit_trace_name_matches(open.name, kernel);
                 cap = 0;
                 if (measured && !(run = new_run(runs, nruns, &open)))
-                    rc = refuse(err, errlen, "out of memory");
+                    rc = kit_err(err, errlen, "out of memory");
             }
         } else if (tag == KIT_TRACE_ACCESS) {
             kit_access a;
             const char *why = NULL;
             if (fread(&a, sizeof a, 1, f) != 1)
-                rc = refuse(err, errlen, "the stream ends inside an access record");
+                rc = kit_err(err, errlen, "the stream ends inside an access record");
             else if (!in_launch)
-                rc = refuse(err, errlen, "a shared-memory access outside any kernel launch");
+                rc = kit_err(err, errlen, "a shared-memory access outside any kernel launch");
             else if ((why = misfit(&open, &a)))
-                rc = refuse(err, errlen, "launch %zu (%s) has %s", *launches, open.name, why);
+                rc = kit_err(err, errlen, "launch %zu (%s) has %s", *launches, open.name, why);
             else if (measured && keep(run, &cap, &a) != 0)
-                rc = refuse(err, errlen, "out of memory");
+                rc = kit_err(err, errlen, "out of memory");
             seen++;
         } else if (tag == KIT_TRACE_END) {
             uint64_t count;
             if (fread(&count, sizeof count, 1, f) != 1)
-                rc = refuse(err, errlen, "the stream ends inside an end record");
+                rc = kit_err(err, errlen, "the stream ends inside an end record");
             else if (!in_launch)
-                rc = refuse(err, errlen, "a launch ended that never began");
+                rc = kit_err(err, errlen, "a launch ended that never began");
             else if (count != seen)
-                rc = refuse(err, errlen, "launch %zu (%s) reports %llu accesses, the stream holds %llu", *launches,
+                rc = kit_err(err, errlen, "launch %zu (%s) reports %llu accesses, the stream holds %llu", *launches,
                             open.name, (unsigned long long)count, (unsigned long long)seen);
             in_launch = 0;
         } else {
-            rc = refuse(err, errlen, "an unknown record (tag 0x%08x)", tag);
+            rc = kit_err(err, errlen, "an unknown record (tag 0x%08x)", tag);
         }
     }
     if (rc == 0 && in_launch)
-        rc = refuse(err, errlen, "launch %zu (%s) never ended (the runner stopped inside it)", *launches, open.name);
+        rc = kit_err(err, errlen, "launch %zu (%s) never ended (the runner stopped inside it)", *launches, open.name);
     if (rc != 0) {
         kit_trace_runs_free(*runs, *nruns);
         *runs = NULL;

@@ -54,6 +54,12 @@ const char *kit_type_name(kit_type t);
  */
 int kit_type_parse(const char *name, kit_type *out);
 
+/**
+ * Writes a formatted reason into @p err (cut at @p len) and returns -1: the kit's one way for a
+ * function to fail with a reason, `return kit_err(err, len, "bad %s", what);`.
+ */
+int kit_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #ifdef __cplusplus
 }
 

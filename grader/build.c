@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,22 +11,13 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "kit_types.h"
 #include "sandbox.h"
 #include "vet.h"
 
 /* C headers a lab file may include besides kit_lab.h and its lab's `uses` files. */
 static const char *const C_HEADERS[] = {"kit_lab.h", "kit_types.h", "stdint.h", "stddef.h", "limits.h", "stdbool.h",
                                         "float.h", "cstdint", "cstddef", "climits", "cfloat"};
-
-static int say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int say(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* What one compiler command is for. */
 typedef enum step { STEP_PREPROCESS, STEP_OBJECT, STEP_LINK } step;
@@ -131,13 +121,13 @@ static int sandboxed(const build_env *b, step s, const paths *p, char *why, size
     sandbox_apply(b->box, &lim, 1, b->cpu, writable);
     sb_result res;
     if (sb_run(argv, &lim, &res) != 0)
-        return say(why, len, "grader could not fork the compiler");
+        return kit_err(why, len, "grader could not fork the compiler");
     if (res.kind == SB_EXITED && res.code == 0)
         return 0;
     char line[400], how[160];
     sb_describe(&res, &lim, how, sizeof how);
     compile_error_line(p->log, line, sizeof line);
-    return say(why, len, "compile error (%s): %s", how, line[0] ? line : "no message");
+    return kit_err(why, len, "compile error (%s): %s", how, line[0] ? line : "no message");
 }
 
 /* ---- the skeleton's object, which a submission's is compared with ----------------------------- */
@@ -243,7 +233,7 @@ static int trusted_object(const build_env *b, const char *name, const char *src,
         char *argv[64], flags[1024];
         command(b, STEP_OBJECT, &p, flags, sizeof flags, argv);
         if (rc != 0 || trusted(argv, p.log) != 0)
-            return say(why, len, "grader could not build %s for the object check (see %s)", name, p.log);
+            return kit_err(why, len, "grader could not build %s for the object check (see %s)", name, p.log);
     }
     if (vet_object_read(p.obj, 0, out, why, len) != 0)
         return -1;
@@ -371,7 +361,7 @@ int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, 
     /* A runner whose static data alone is over the memory limit would die in exec, looking like a crash. */
     long long loaded = b->cpu && b->box->run_mem_bytes ? vet_loaded_bytes(p.out) : 0;
     if (loaded > b->box->run_mem_bytes)
-        return say(why, len, "memory limit %lld MiB exceeded by the runner's code and static data (%lld MiB)",
+        return kit_err(why, len, "memory limit %lld MiB exceeded by the runner's code and static data (%lld MiB)",
                    b->box->run_mem_bytes >> 20, loaded >> 20);
     return 0;
 }

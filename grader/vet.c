@@ -2,24 +2,14 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kit_types.h"
 #include "vet.h"
-
-static int refuse(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int refuse(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* A growable list of strings. */
 typedef struct strlist {
@@ -159,7 +149,7 @@ int vet_object_read(const char *path, int dynamic, vet_object *out, char *why, s
         free_list(r.undefined.v, r.undefined.n);
         free_list(r.defined.v, r.defined.n);
         free_list(r.ifuncs.v, r.ifuncs.n);
-        return refuse(why, len, "could not list the symbols of %s (is binutils' nm installed?)", path);
+        return kit_err(why, len, "could not list the symbols of %s (is binutils' nm installed?)", path);
     }
     if (!dynamic) {
         char *readelf[] = {"readelf", "-S", "-W", (char *)path, NULL};
@@ -222,15 +212,15 @@ int vet_compare(const vet_object *student, const vet_object *allowed, size_t nal
     const vet_object *baseline = &allowed[0];
     char name[256];
     if (student->load_time_bytes > baseline->load_time_bytes)
-        return refuse(why, len, "not accepted: the file runs code at load or exit time (a constructor, a destructor, "
+        return kit_err(why, len, "not accepted: the file runs code at load or exit time (a constructor, a destructor, "
                                 "or a global with a dynamic initializer)");
     if (student->nifuncs > baseline->nifuncs)
-        return refuse(why, len, "not accepted: the file defines %s as an ifunc, whose resolver runs at load time",
+        return kit_err(why, len, "not accepted: the file defines %s as an ifunc, whose resolver runs at load time",
                       student->ifuncs[0]);
     for (size_t i = 0; i < student->nundefined; i++) {
         const char *s = student->undefined[i];
         if (!compiler_made(s, allowed, nallowed) && !in_any(allowed, nallowed, 0, s))
-            return refuse(why, len, "not accepted: the file uses %s, which is neither the lab API nor used by the "
+            return kit_err(why, len, "not accepted: the file uses %s, which is neither the lab API nor used by the "
                                     "lab's own code", demangled(s, name));
     }
     for (size_t i = 0; i < student->ndefined; i++) {
@@ -238,10 +228,10 @@ int vet_compare(const vet_object *student, const vet_object *allowed, size_t nal
         if (in_any(allowed, nallowed, 1, s))
             continue;
         if (strncmp(s, "_Z", 2) != 0)
-            return refuse(why, len, "not accepted: the file defines %s, a name outside C++'s (extern \"C\" or a "
+            return kit_err(why, len, "not accepted: the file defines %s, a name outside C++'s (extern \"C\" or a "
                                     "global of C), which could replace a library's", s);
         if (in_any(libs, nlibs, 1, s))
-                return refuse(why, len, "not accepted: the file defines %s, which a library the runner links "
+                return kit_err(why, len, "not accepted: the file defines %s, which a library the runner links "
                                         "already defines", demangled(s, name));
     }
     return 0;
@@ -337,7 +327,7 @@ static int marker(walk *w, const char *p, char *why, size_t len)
             if (strcmp(base_name(file), *a) == 0)
                 ok = 2;
         if (ok != 2)
-            return refuse(why, len, "%s:%ld: not accepted: includes %s; a lab file may include only kit_lab.h, the "
+            return kit_err(why, len, "%s:%ld: not accepted: includes %s; a lab file may include only kit_lab.h, the "
                                     "earlier labs' files its lab uses and a few C headers (stdint.h, stddef.h, "
                                     "limits.h, stdbool.h, float.h)", base_name(w->student), w->line - 1, file);
     }
@@ -355,7 +345,7 @@ static int words(walk *w, const char *p, char *why, size_t len)
         if (strncmp(s, "pragma", 6) == 0) {
             s += 6 + strspn(s + 6, " \t");
             if (strncmp(s, "once", 4) != 0 && strncmp(s, "unroll", 6) != 0 && strncmp(s, "GCC unroll", 10) != 0)
-                return refuse(why, len, "%s:%ld: not accepted: #pragma %.40s", base_name(w->student), w->line, s);
+                return kit_err(why, len, "%s:%ld: not accepted: #pragma %.40s", base_name(w->student), w->line, s);
         }
         return 0;
     }
@@ -378,7 +368,7 @@ static int words(walk *w, const char *p, char *why, size_t len)
             if (!what)
                 what = forbidden_name(word);
             if (what)
-                return refuse(why, len, "%s:%ld: not accepted: '%s': %s is not allowed in lab code",
+                return kit_err(why, len, "%s:%ld: not accepted: '%s': %s is not allowed in lab code",
                               base_name(w->student), w->line, word, what);
         } else {
             p++;
@@ -392,7 +382,7 @@ int vet_source(const char *preprocessed, const char *student, const char *const 
 {
     FILE *f = fopen(preprocessed, "r");
     if (!f)
-        return refuse(why, len, "the grader could not read the preprocessed source");
+        return kit_err(why, len, "the grader could not read the preprocessed source");
     walk w = {student, allowed, dirs, "", 0};
     char *line = NULL;
     size_t cap = 0;
