@@ -393,6 +393,7 @@ void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int
     lim->isolate = box->isolate;
     lim->seccomp = box->seccomp;
     lim->hide = box->hide;
+    lim->keep = box->keep;
     lim->writable = writable;
     lim->mem_bytes = compiling ? box->compile_mem_bytes : cpu ? box->run_mem_bytes : 0;
 }

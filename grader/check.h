@@ -36,6 +36,7 @@ typedef struct sandbox_policy {
     int isolate;                 /**< run in namespaces of its own (sb_limits.isolate) */
     int seccomp;                 /**< install the outer seccomp filter (sb_limits.seccomp) */
     const char *const *hide;     /**< paths no submission may see: the kit's solutions/ and grader/, the batch folder */
+    const char *const *keep;     /**< folders every run needs (the kit, the work folder), even where they lie in /tmp */
 } sandbox_policy;
 
 /** Where and how tests run. */

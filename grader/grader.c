@@ -320,6 +320,10 @@ static void set_policy(options *o)
     o->box.isolate = 1;
     o->box.seccomp = 1;
     o->box.hide = hide;
+    static const char *keep[3];
+    keep[0] = o->kit;
+    keep[1] = o->work;
+    o->box.keep = keep;
 }
 
 /* Finds a program: a path as given, or a name looked up in PATH, else in `fallback` (may be NULL). */
@@ -917,8 +921,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "grader: %s not found; install g++ or pass --cxx PATH\n", o.cxx);
         return 2;
     }
-    set_policy(&o);
-    printf("%s\n", sb_isolation_report());
 
     char libkit_abs[4096], work_abs[4096];
     if (!realpath(cpu ? o.libkit_cpu : o.libkit, libkit_abs)) {
@@ -931,6 +933,8 @@ int main(int argc, char **argv)
         return 2;
     }
     o.work = work_abs;
+    set_policy(&o);
+    printf("%s\n", sb_isolation_report());
     /* As root, the compiler and the runners run as the sandbox user: it must reach the kit and the work folder. */
     const char *reach[] = {o.work, o.kit, libkit_abs};
     for (int r = 0; o.uid && r < 3; r++) {

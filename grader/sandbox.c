@@ -467,19 +467,63 @@ static int hide_path(const char *path)
     return mount("/dev/null", path, NULL, MS_BIND, NULL);
 }
 
-/* Empty, private /tmp and /dev/shm; then the hidden paths, last, so that they win over any other mount. */
+/* Is path inside the folder dir (or dir itself)? */
+static int inside(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* mkdir -p for a path inside the fresh tmpfs (as root, before the user changes). */
+static int make_path(const char *path)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *slash = strchr(p + 1, '/');; slash = strchr(slash + 1, '/')) {
+        if (slash)
+            *slash = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+            return -1;
+        if (!slash)
+            return 0;
+        *slash = '/';
+    }
+}
+
+/*
+ * Empty, private /tmp and /dev/shm; the kept paths that lie inside them (a kit checked out under
+ * /tmp) bound back at their own paths, with what was mounted inside them; then the hidden paths,
+ * last, so that they win over any other mount.
+ */
 static int private_tmp_and_hide(const sb_limits *lim)
 {
+    enum { MAX_KEEP = 8 };
+    int fd[MAX_KEEP], n = 0, rc = 0;
+    const char *path[MAX_KEEP];
+    for (const char *const *k = lim->keep; k && *k && n < MAX_KEEP; k++)
+        if (inside(*k, "/tmp") || inside(*k, "/dev/shm")) {
+            path[n] = *k;
+            if ((fd[n] = open(*k, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+                return -1;
+            n++;
+        }
     char opts[64];
     snprintf(opts, sizeof opts, "size=%lld,mode=1777", lim->tmp_bytes > 0 ? lim->tmp_bytes : 16LL << 20);
     if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
-        return -1;
-    if (access("/dev/shm", F_OK) == 0 && mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
-        return -1;
-    for (const char *const *h = lim->hide; h && *h; h++)
+        rc = -1;
+    if (rc == 0 && access("/dev/shm", F_OK) == 0 && mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+        rc = -1;
+    for (int i = 0; i < n; i++) {
+        char from[64];
+        snprintf(from, sizeof from, "/proc/self/fd/%d", fd[i]);
+        if (rc == 0 && (make_path(path[i]) != 0 || mount(from, path[i], NULL, MS_BIND | MS_REC, NULL) != 0))
+            rc = -1;
+        close(fd[i]);
+    }
+    for (const char *const *h = lim->hide; rc == 0 && h && *h; h++)
         if (hide_path(*h) != 0)
-            return -1;
-    return 0;
+            rc = -1;
+    return rc;
 }
 
 /*

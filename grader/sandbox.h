@@ -52,6 +52,9 @@ typedef struct sb_limits {
     long long tmp_bytes;     /**< with isolate: the size of the private /tmp and of /dev/shm; 0 for 16 MiB */
     const char *const *hide; /**< with isolate: NULL-terminated list of folders (or files) the child must
                                   not see, each replaced by an empty read-only one; NULL for none */
+    const char *const *keep; /**< with isolate: NULL-terminated folders the child needs that may lie inside
+                                  /tmp or /dev/shm (the kit, the work folder): bound back at their own
+                                  paths inside the private ones, with their mounts; NULL for none */
     const char *const *writable; /**< with isolate: NULL-terminated list of paths the child may write
                                       under (the compiler's output folder); everything else but the
                                       private /tmp and /dev/shm is read-only. A hidden path wins over a
