@@ -232,6 +232,9 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
  * When file descriptor KIT_TRACE_FD is a pipe (a grader's runner), the launch
  * and every shared-memory access are written to it (kit_trace.h).
  * @param[in] name the kernel, as KIT_LAUNCH spells it; it names the launch in traces
+ * @param[in] grid, block the launch's shape
+ * @param[in] dynamic_shared_bytes the block's dynamic shared memory
+ * @param[in] body what each thread runs (the kernel's call)
  */
 void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shared_bytes, std::function<void()> body);
 

@@ -53,7 +53,7 @@ typedef struct kit_trace_run {
 
 /**
  * Does a launch's name denote @p kernel? The name before any template arguments must equal it;
- * "." matches every kernel (as ncu's `regex:.`).
+ * "." matches every kernel (as ncu's regex of one dot does).
  */
 int kit_trace_name_matches(const char *name, const char *kernel);
 

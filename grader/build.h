@@ -23,7 +23,8 @@ typedef struct build_env {
     const char *nvcc_flags;     /**< extra flags of GPU builds, space-separated (the -gencode list) */
     const char *libkit;         /**< the kit's library for this mode, absolute */
     int timeout_s;              /**< the limit of one compiler run */
-    unsigned uid, gid;          /**< the sandbox user, 0 to stay who we are */
+    unsigned uid;               /**< the sandbox user, 0 to stay who we are */
+    unsigned gid;               /**< its group */
     const sandbox_policy *box;  /**< how compiler runs are contained */
 } build_env;
 

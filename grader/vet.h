@@ -46,7 +46,8 @@ void vet_object_free(vet_object *o);
  * @param[in]  student  the student's build
  * @param[in]  allowed  the skeleton's build first, then @p nallowed - 1 more allowed objects
  * @param[in]  nallowed their number, at least 1
- * @param[in]  libs     the libraries the runner links, @p nlibs of them (their defined symbols)
+ * @param[in]  libs     the libraries the runner links (their defined symbols)
+ * @param[in]  nlibs    their number
  * @param[out] why      the refusal, naming the symbol
  * @param[in]  len      size of @p why
  * @return 0 when the object is acceptable, else -1
@@ -56,10 +57,10 @@ int vet_compare(const vet_object *student, const vet_object *allowed, size_t nal
 
 /**
  * Checks the preprocessed runner source (g++ -E output, line markers kept) for what the student's
- * file does. Refused: an #include of anything but @p allowed (plain file names, such as "kit_lab.h"
+ * file does. Refused: an \#include of anything but @p allowed (plain file names, such as "kit_lab.h"
  * or "stdint.h", matched by the included file's last path component, and only from the kit's
  * common/ folder, the scratch folder or the system's /usr), a forbidden word in the student's
- * lines (asm, syscall, std, __attribute__, __declspec, ...), and any #pragma but once and unroll.
+ * lines (asm, syscall, std, __attribute__, __declspec, ...), and any \#pragma but once and unroll.
  * @param[in]  preprocessed the -E output
  * @param[in]  student      the student file's path as the compiler names it in line markers
  * @param[in]  allowed      NULL-terminated list of includable file names
