@@ -1626,6 +1626,34 @@ static int serve_fail(const kit_req *req, void *A, void *B, const int64_t *Q, ki
     return -2;
 }
 
+/* A handler that calls kit_serve itself, as lab code borrowing the reply writer would. */
+static int serve_nested(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+{
+    (void)req, (void)A, (void)B, (void)Q, (void)out;
+    return kit_serve(stdin, stdout, serve_merge);
+}
+
+/* kit_serve refuses a call made while it runs: the process ends with status 1 and a message. */
+static void test_serve_nested(void)
+{
+    const int32_t A0[1] = {1}, B0[1] = {2};
+    kit_req req = make_req("merge", KIT_TYPE_I32, 1, 1, 0);
+    size_t len;
+    unsigned char *bytes = req_bytes(&req, A0, B0, NULL, &len);
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *in = file_of(bytes, len), *out = tmpfile();
+        if (!freopen("/dev/null", "w", stderr))
+            _exit(3);
+        kit_serve(in, out, serve_nested);
+        _exit(0); /* not reached when the nested call is refused */
+    }
+    int status = 0;
+    KIT_ASSERT_MSG(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 1,
+                   "a kit_serve inside kit_serve: expected exit 1, got status %#x", status);
+    free(bytes);
+}
+
 /*
  * Sends one request through kit_serve and reads the reply back.
  * Returns kit_serve's status; the reply's arrays go to *C, *A, *B, *R (caller frees).
@@ -2157,6 +2185,7 @@ static void register_tests(void)
     kit_test_add(driver, "kit_serve: OK replies", test_serve_ok);
     kit_test_add(driver, "kit_serve: not implemented and refused", test_serve_not_implemented_and_error);
     kit_test_add(driver, "kit_serve: garbage in, unwritable out", test_serve_garbage);
+    kit_test_add(driver, "kit_serve: a call while it runs ends the process", test_serve_nested);
     kit_test_add(driver, "kit_driver_begin", test_driver_begin);
     kit_test_add(driver, "kit_driver_merge_input", test_driver_merge_input);
     kit_test_add(driver, "kit_print_array", test_print_array);
