@@ -71,7 +71,6 @@ done
 ag="$work/autograder"
 mkdir -p "$ag/submission" "$ag/results"
 cp solutions/*/*.cuh "$ag/submission/"
-ln -s /etc/passwd "$ag/submission/not-a-lab-file.cuh"
 if AUTOGRADER_ROOT="$ag" KIT_SOURCE="$PWD" KIT_GRADER="$grader" bash "$work/gs/run_autograder" >"$work/run.log" 2>&1; then
     ok "run_autograder exits 0"
 else
@@ -87,6 +86,13 @@ else
 fi
 grep -q '"visibility": "after_due_date"' "$res" 2>/dev/null && ok "hidden tests are after_due_date" ||
     bad "results.json has no after_due_date entries"
+
+# An upload with a link anywhere (here a lab folder linked to the kit's solution) scores 0 and says why.
+mkdir -p "$ag/linked/submission" "$ag/linked/results"
+ln -s "$PWD/solutions/01-sequential-merge" "$ag/linked/submission/01-sequential-merge"
+AUTOGRADER_ROOT="$ag/linked" KIT_SOURCE="$PWD" KIT_GRADER="$grader" bash "$work/gs/run_autograder" >"$work/run3.log" 2>&1
+grep -q '"score": 0, "output": "The upload holds a symbolic link (01-sequential-merge)' "$ag/linked/results/results.json" 2>/dev/null &&
+    ok "an upload with a linked lab folder scores 0, naming the link" || bad "an upload with a link was not refused"
 
 # A broken grader still leaves a results.json that says so.
 mkdir -p "$ag/results2"
