@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -500,6 +501,17 @@ static int drained_run(char *const argv[], sb_limits *lim, const char *trace, lo
     return rc;
 }
 
+/* Did the run's stdout or stderr reach the file-size limit (RLIMIT_FSIZE)? */
+static int hit_file_limit(const sb_limits *lim)
+{
+    const char *files[] = {lim->stdout_path, lim->stderr_path};
+    struct stat st;
+    for (int i = 0; i < 2; i++)
+        if (lim->file_bytes > 0 && files[i] && stat(files[i], &st) == 0 && st.st_size >= lim->file_bytes)
+            return 1;
+    return 0;
+}
+
 /* The first "==ERROR==" line of ncu's log, without its prefix, or "" when ncu reported none. */
 static void ncu_error(const char *log, char *buf, size_t len)
 {
@@ -548,6 +560,10 @@ static int judge_run(const spec_test *t, const check_env *env, const sb_result *
         return -1;
     }
     if (run->kind != SB_EXITED || run->code != 0) {
+        if (hit_file_limit(lim)) { /* as pid 1 of its namespace the runner ignores SIGXFSZ: its write fails instead */
+            set(out, V_CRASH, "output too large (over %lld bytes)", lim->file_bytes);
+            return -1;
+        }
         if (measured && !env->simulated && env->ncu)
             ncu_error(csv, line, sizeof line); /* ncu's own complaint, if it failed: the kit's, not the runner's */
         if (!line[0] && !t->hidden)
