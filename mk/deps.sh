@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks what the kit needs (nvcc, CUnit, Doxygen) and installs what is missing
+# Checks what the kit needs (nvcc, CUnit, Doxygen; binutils and patch for the grader's object check
+# and the self-test's fixtures) and installs what is missing
 # with apt-get when run as root; otherwise prints the exact command to run.
 set -u
 
@@ -18,6 +19,8 @@ if ! echo '#include <CUnit/CUnit.h>' | ${CC:-gcc} -E -x c - >/dev/null 2>&1; the
     cunit_ok=0
 fi
 command -v doxygen >/dev/null 2>&1 || missing+=(doxygen)
+for tool in nm readelf c++filt; do command -v $tool >/dev/null 2>&1 || { missing+=(binutils); cunit_ok=0; break; }; done
+command -v patch >/dev/null 2>&1 || { missing+=(patch); cunit_ok=0; }
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -35,6 +38,6 @@ fi
 
 echo "deps: missing ${missing[*]}; install with:" >&2
 echo "      sudo apt-get install -y ${missing[*]}" >&2
-# CUnit is needed to build the tests; Doxygen only for the documentation.
+# CUnit, binutils and patch are needed by the tests; Doxygen only for the documentation.
 [ $cunit_ok = 1 ] && exit 0
 exit 1
