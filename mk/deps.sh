@@ -13,14 +13,14 @@ if [ -z "$nvcc_path" ]; then
 fi
 
 missing=()
-cunit_ok=1
+required_ok=1
 if ! echo '#include <CUnit/CUnit.h>' | ${CC:-gcc} -E -x c - >/dev/null 2>&1; then
     missing+=(libcunit1-dev)
-    cunit_ok=0
+    required_ok=0
 fi
 command -v doxygen >/dev/null 2>&1 || missing+=(doxygen)
-for tool in nm readelf c++filt; do command -v $tool >/dev/null 2>&1 || { missing+=(binutils); cunit_ok=0; break; }; done
-command -v patch >/dev/null 2>&1 || { missing+=(patch); cunit_ok=0; }
+for tool in nm readelf c++filt; do command -v $tool >/dev/null 2>&1 || { missing+=(binutils); required_ok=0; break; }; done
+command -v patch >/dev/null 2>&1 || { missing+=(patch); required_ok=0; }
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -32,12 +32,12 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     fi
     echo "deps: apt-get could not install ${missing[*]}" >&2
     # Doxygen only builds the handbook, whose check in make test then says it was skipped.
-    [ $cunit_ok = 1 ] && [ "${missing[*]}" = doxygen ] && exit 0
+    [ $required_ok = 1 ] && [ "${missing[*]}" = doxygen ] && exit 0
     exit 1
 fi
 
 echo "deps: missing ${missing[*]}; install with:" >&2
 echo "      sudo apt-get install -y ${missing[*]}" >&2
 # CUnit, binutils and patch are needed by the tests; Doxygen only for the documentation.
-[ $cunit_ok = 1 ] && exit 0
+[ $required_ok = 1 ] && exit 0
 exit 1
