@@ -285,25 +285,9 @@ static int libraries(const build_env *b, vet_object libs[2], char *why, size_t l
     static vet_object cached[2];
     static char cached_for[4096];
     if (strcmp(cached_for, b->libkit) != 0) {
-        char cxxlib[4096] = "", *argv[] = {(char *)b->cxx, (char *)"-print-file-name=libstdc++.so", NULL};
-        FILE *p = NULL;
-        int fds[2];
-        if (pipe(fds) == 0) {
-            pid_t pid = fork();
-            if (pid == 0) {
-                dup2(fds[1], 1);
-                execvp(argv[0], argv);
-                _exit(127);
-            }
-            close(fds[1]);
-            p = fdopen(fds[0], "r");
-            if (!p || !fgets(cxxlib, sizeof cxxlib, p))
-                cxxlib[0] = '\0';
-            if (p)
-                fclose(p);
-            waitpid(pid, NULL, 0);
-        }
-        cxxlib[strcspn(cxxlib, "\n")] = '\0';
+        char cxxlib[4096], *argv[] = {(char *)b->cxx, (char *)"-print-file-name=libstdc++.so", NULL};
+        if (vet_tool_first_line(argv, cxxlib, sizeof cxxlib) != 0)
+            cxxlib[0] = '\0';
         vet_object_free(&cached[0]);
         vet_object_free(&cached[1]);
         if (vet_object_read(b->libkit, 0, &cached[0], why, len) != 0 ||

@@ -200,6 +200,9 @@ static int meets(const spec_test *t, long long value, int gpu)
     return value >= t->conflicts - slack && value <= t->conflicts + above;
 }
 
+/* What drained_run writes in place of a trace it could not keep whole, followed by why. */
+#define TRACE_REFUSED "#kit-trace-refused: "
+
 /** What a measurement of the measured kernel came to: its load conflicts and load instructions (warp-level). */
 typedef struct measured {
     long long conflicts; /**< shared-memory load conflicts */
@@ -224,7 +227,14 @@ static int count_from_stream(const spec_test *t, const char *trace, measured *m,
     FILE *f = fopen(trace, "rb");
     kit_trace_run *runs = NULL;
     size_t nruns = 0, launches = 0;
-    char err[160];
+    char err[160] = "";
+    if (f && fgets(err, sizeof err, f) && strncmp(err, TRACE_REFUSED, strlen(TRACE_REFUSED)) == 0) {
+        snprintf(why, len, "the trace stream was refused: %s", err + strlen(TRACE_REFUSED));
+        fclose(f);
+        return -1;
+    }
+    if (f)
+        rewind(f);
     if (!f || kit_trace_stream_read(f, measured_kernel(t), &runs, &nruns, &launches, err, sizeof err) != 0) {
         snprintf(why, len, "the trace stream is invalid: %s", f ? err : "the grader could not read it");
         if (f)
@@ -482,6 +492,8 @@ static int drained_run(char *const argv[], sb_limits *lim, const char *trace, lo
     drain d = {fds[0], to, cap, 0, 0};
     pthread_t thread;
     int rc = -1;
+    /* sb_run forks while this thread lives: safe, since it holds no lock then (it waits in read()
+       on an empty pipe, which only the forked runner can fill) */
     if (pthread_create(&thread, NULL, drain_main, &d) == 0) {
         lim->trace_fd = fds[1];
         rc = sb_run(argv, lim, res);
@@ -491,10 +503,13 @@ static int drained_run(char *const argv[], sb_limits *lim, const char *trace, lo
         close(fds[1]);
     }
     close(fds[0]);
-    if (fclose(to) != 0 || d.failed || d.got > d.cap) {
-        FILE *f = fopen(trace, "wb"); /* an empty stream judges as invalid, with this note */
+    if (fclose(to) != 0 || d.failed || d.got > d.cap) { /* the file says why, for count_from_stream */
+        FILE *f = fopen(trace, "wb");
         if (f) {
-            fprintf(f, "%s", d.got > d.cap ? "TOO LARGE" : "LOST");
+            if (d.got > d.cap)
+                fprintf(f, "%s%lld bytes, over the limit of %lld", TRACE_REFUSED, d.got, d.cap);
+            else
+                fprintf(f, "%sthe grader could not copy it", TRACE_REFUSED);
             fclose(f);
         }
     }

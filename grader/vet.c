@@ -171,19 +171,31 @@ static int in_any(const vet_object *objs, size_t n, int defined, const char *s)
     return 0;
 }
 
-/* The first line c++filt prints for a name (its C++ spelling), into buf; the name itself when that fails. */
-static void line_into(const char *line, void *arg)
+/* Where vet_tool_first_line() keeps the first line. */
+typedef struct first_line {
+    char *buf;
+    size_t len;
+} first_line;
+
+static void keep_first(const char *line, void *arg)
 {
-    char *buf = arg;
-    if (!buf[0])
-        snprintf(buf, 256, "%s", line);
+    first_line *f = arg;
+    if (!f->buf[0])
+        snprintf(f->buf, f->len, "%s", line);
 }
 
+int vet_tool_first_line(char *const argv[], char *buf, size_t len)
+{
+    first_line f = {buf, len};
+    buf[0] = '\0';
+    return each_line(argv, keep_first, &f) == 0 && buf[0] ? 0 : -1;
+}
+
+/* A name's C++ spelling, as c++filt prints it, into buf; the name itself when that fails. */
 static const char *demangled(const char *name, char buf[256])
 {
     char *argv[] = {"c++filt", (char *)name, NULL};
-    buf[0] = '\0';
-    if (each_line(argv, line_into, buf) != 0 || !buf[0])
+    if (vet_tool_first_line(argv, buf, 256) != 0)
         snprintf(buf, 256, "%s", name);
     return buf;
 }

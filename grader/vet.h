@@ -73,6 +73,15 @@ int vet_source(const char *preprocessed, const char *student, const char *const 
                char *why, size_t len);
 
 /**
+ * Runs a trusted tool (found in PATH; its stderr discarded) and keeps the first line it prints.
+ * @param[in]  argv the command
+ * @param[out] buf  the line, without its newline ("" when none)
+ * @param[in]  len  size of @p buf
+ * @return 0 when the tool exited 0 and printed a line, else -1
+ */
+int vet_tool_first_line(char *const argv[], char *buf, size_t len);
+
+/**
  * The memory a program's loadable segments take when it starts (code, data and zero-filled
  * static data: the sum of its LOAD segments' sizes in memory), from `readelf -l`.
  * @return the bytes, or -1 when the program cannot be read
