@@ -321,10 +321,9 @@ void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shar
     E.body = &body;
     E.kernel = name;
     E.failed = false;
-    bool streamed = stream_on() && kit_trace_name_matches(name ? name : "?", S.kernel);
-    if (streamed)
+    E.streamed = stream_on() && kit_trace_name_matches(name ? name : "?", S.kernel);
+    if (E.streamed)
         stream_launch(name, grid, block, dynamic_shared_bytes);
-    E.streamed = streamed;
     kit_cpu_now.block_dim = block;
     kit_cpu_now.grid_dim = grid;
     for (unsigned z = 0; z < grid.z && !E.failed; z++)
