@@ -41,13 +41,18 @@ SOLUTION_FILES := $(sort $(wildcard solutions/*/*.cuh))
 LIBKIT := $(BUILD)/libkit.a
 LIBKIT_CPU := $(BUILD)/libkitcpu.a
 LIBKITTEST := $(BUILD)/libkittest.a
+# The instructor-only library (grader/ref/: the reference answers). No lab runner links it; the student
+# kit leaves grader/ref/ out, and its grader links grader/answers_absent.c instead of grader/answers.c.
+REF_SRCS := $(wildcard grader/ref/*.c)
+LIBKITREF := $(if $(REF_SRCS),$(BUILD)/libkitref.a)
+ANSWERS_OBJ := $(BUILD)/obj/grader/$(if $(REF_SRCS),answers,answers_absent).o
 GRADER := $(BUILD)/grader/grader
 SKELGEN := $(BUILD)/grader/skelgen
 
 HOST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wildcard common/*.c)))
 LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
 LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
-GRADER_LIB_OBJS := $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
+GRADER_LIB_OBJS := $(ANSWERS_OBJ) $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
                    $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o
 
 LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
@@ -165,6 +170,14 @@ $(LIBKIT_CPU): $(LIBKIT_CPU_OBJS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+$(BUILD)/libkitref.a: $(patsubst %.c,$(BUILD)/obj/%.o,$(REF_SRCS))
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# Only the trusted side and the instructor's programs see grader/ref/: the grader, the kit's own C
+# tests, the tools and the benchmarks. Lab code is compiled without it on its include path.
+$(BUILD)/obj/grader/%.o $(BUILD)/obj/common/tests/%.o $(BUILD)/obj/common/tools/%.o: KIT_CFLAGS += -Igrader/ref
+
 $(LIBKITTEST): $(BUILD)/obj/common/kit_test.o
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -196,7 +209,7 @@ $(BUILD)/labs/%/test: $(BUILD)/labs/%/test_lab.o $(LIBKITTEST) $(LIBKIT)
 	$(Q)$(NVCC) $(GENCODE) $^ -lcunit -o $@
 
 # The grader is plain C: it links the kit's host objects only, so it builds without nvcc (Gradescope).
-$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(HOST_OBJS)
+$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKITREF) $(HOST_OBJS)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -o $@
@@ -206,7 +219,7 @@ $(SKELGEN): $(BUILD)/obj/grader/skelgen.o $(BUILD)/obj/grader/skel.o
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -o $@
 
-$(BUILD)/tests/test_common: $(BUILD)/obj/common/tests/test_common.o $(LIBKITTEST) $(LIBKIT)
+$(BUILD)/tests/test_common: $(BUILD)/obj/common/tests/test_common.o $(LIBKITTEST) $(LIBKITREF) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -lcunit -o $@
@@ -217,12 +230,12 @@ $(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(LIBKIT)
 	$(Q)$(CC) $^ -o $@
 
 # Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (common/kit_worst.h).
-$(WORST_CASE): $(BUILD)/obj/common/tools/worst_case.o $(LIBKIT)
+$(WORST_CASE): $(BUILD)/obj/common/tools/worst_case.o $(LIBKITREF) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -o $@
 
-$(BUILD)/tests/test_worst: $(BUILD)/obj/common/tests/test_worst.o $(LIBKITTEST) $(LIBKIT)
+$(BUILD)/tests/test_worst: $(BUILD)/obj/common/tests/test_worst.o $(LIBKITTEST) $(LIBKITREF) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -lcunit -o $@
@@ -252,7 +265,7 @@ $(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/gra
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -lcunit -o $@
 
-$(BUILD)/tests/test_grader: $(BUILD)/obj/grader/tests/test_grader.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKIT)
+$(BUILD)/tests/test_grader: $(BUILD)/obj/grader/tests/test_grader.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKITREF) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -lcunit -o $@
@@ -263,7 +276,7 @@ $(BUILD)/tests/test_sandbox: $(BUILD)/obj/grader/tests/test_sandbox.o $(BUILD)/o
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -lcunit -o $@
 
-$(BUILD)/tests/test_shard: $(BUILD)/obj/grader/tests/test_shard.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKIT)
+$(BUILD)/tests/test_shard: $(BUILD)/obj/grader/tests/test_shard.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKITREF) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -lcunit -o $@
@@ -326,14 +339,14 @@ $(BUILD)/bench/bank_sim: $(BUILD)/obj/bench/bank_sim.o $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $^ -o $@
-SOL_INCLUDES := $(addprefix -Isolutions/,$(LABS)) $(patsubst %,-Ilabs/%/harness,$(LABS))
+SOL_INCLUDES := $(addprefix -Isolutions/,$(LABS)) $(patsubst %,-Ilabs/%/harness,$(LABS)) -Igrader/ref
 # A benchmark bench/NAME.cu builds for the GPU as build/bench/NAME and for the CPU emulation as
 # build/cpu/bench/NAME, both with the reference solutions.
 $(BUILD)/obj/bench/%.o: bench/%.cu
 	$(say) NVCC "$< (with the solutions)"
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) --extended-lambda $(SOL_INCLUDES) -MF $(@:.o=.d) -c $< -o $@
-$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIBKIT)
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIBKITREF) $(LIBKIT)
 	$(say) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(GENCODE) $^ -o $@
@@ -341,7 +354,7 @@ $(BUILD)/cpu/obj/bench/%.o: bench/%.cu
 	$(say) CXX "$< (CPU build, with the solutions)"
 	@mkdir -p $(@D)
 	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) $(SOL_INCLUDES) -c $< -o $@
-$(BUILD)/cpu/bench/%: $(BUILD)/cpu/obj/bench/%.o $(LIBKIT_CPU)
+$(BUILD)/cpu/bench/%: $(BUILD)/cpu/obj/bench/%.o $(LIBKITREF) $(LIBKIT_CPU)
 	$(call link_cpu)
 
 bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(BUILD)/bench/merge_bench $(BUILD)/bench/pbs_bench \

@@ -13,6 +13,7 @@
 #include "kit_bank.h"
 #include "kit_cuda.h"
 #include "kit_ncu.h"
+#include "kit_ref.h"
 
 /** Runs launch i of a benchmark's list (on the GPU, or on the CPU emulation). */
 typedef void (*bench_launch_fn)(int i);

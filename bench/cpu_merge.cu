@@ -10,6 +10,7 @@
 #include "co_rank.cuh"
 #include "kit.h"
 #include "kit_bank.h"
+#include "kit_ref.h"
 #include "kit_cuda.h"
 #include "merge_sequential.cuh"
 

@@ -9,6 +9,7 @@
 
 #include "kit.h"
 #include "kit_bank.h"
+#include "kit_ref.h"
 #include "kit_cuda.h"
 #include "bench_conflicts.cuh"
 #include "kit_ncu.h"

@@ -21,7 +21,7 @@
 
 #include "bench_time.cuh"
 #include "kit_cuda.h"
-#include "kit_worst.h"
+#include "kit_ref.h"
 #include "lab09.cuh"
 
 struct less_i32 {

@@ -3,8 +3,8 @@
  * - kit_types.h  key types (int32, int64, kit_kv32) and KIT_HD
  * - kit_lab.h    what a student file may use: the "not implemented" marker
  * - kit_gen.h    seeded generators for arrays and merge inputs
- * - kit_ref.h    trusted CPU references: stable merge, co-rank, verification
- * - kit_pbs.h    lab 6's host side: the predecessor reference, query sets, the paper's PBS count
+ * - kit_check.h  checks by property: a stable merge or sort, co-rank, predecessor; array comparison
+ * - kit_pbs.h    lab 6's host side: query sets, the paper's PBS count
  * - kit_timer.h  host timer
  * - kit_cli.h    the options every lab driver shares
  * - kit_proto.h  the request/reply files between the grader and a lab runner
@@ -22,7 +22,7 @@
 #include "kit_lab.h"
 #include "kit_pbs.h"
 #include "kit_proto.h"
-#include "kit_ref.h"
+#include "kit_check.h"
 #include "kit_timer.h"
 #include "kit_types.h"
 

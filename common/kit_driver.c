@@ -8,7 +8,7 @@
 #include "kit_gen.h"
 #include "kit_jail.h"
 #include "kit_lab.h"
-#include "kit_ref.h"
+#include "kit_check.h"
 
 void *kit_xmalloc(size_t bytes)
 {

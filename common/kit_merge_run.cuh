@@ -193,9 +193,8 @@ static inline int kit_merge_driver_main(const kit_merge_lab *lab, int argc, char
     cfg.blocks = a.blocks ? a.blocks : cfg.blocks;
     cfg.threads = a.threads ? a.threads : cfg.threads;
     cfg.tile = a.tile ? a.tile : cfg.tile;
-    void *A, *B, *C = kit_xmalloc(total * size), *ref = kit_xmalloc(total * size);
+    void *A, *B, *C = kit_xmalloc(total * size);
     kit_driver_merge_input(&a, &A, &B);
-    kit_merge_ref(a.type, A, (size_t)a.m, B, (size_t)a.n, ref);
     char msg[256];
     double best = 1e30;
     int status = 0;
@@ -225,7 +224,7 @@ static inline int kit_merge_driver_main(const kit_merge_lab *lab, int argc, char
         kit_print_array("B", a.type, B, (size_t)a.n);
         kit_print_array("C", a.type, C, total);
     }
-    if (status == 0 && kit_verify(a.type, ref, C, total, msg, sizeof msg) >= 0) {
+    if (status == 0 && kit_check_merge(a.type, A, (size_t)a.m, B, (size_t)a.n, C, msg, sizeof msg) >= 0) {
         printf("FAIL: merge %s m=%lld n=%lld gen=%s, %d blocks of %d threads, tile %d: %s\n", kit_type_name(a.type), a.m,
                a.n, kit_gen_name(a.gen), cfg.blocks, cfg.threads, cfg.tile, msg);
         status = 1;
@@ -241,7 +240,6 @@ static inline int kit_merge_driver_main(const kit_merge_lab *lab, int argc, char
     free(A);
     free(B);
     free(C);
-    free(ref);
     return status;
 }
 

@@ -11,6 +11,9 @@
 
 #include "kit_types.h"
 
+/** w in the query generators: threads of a warp and banks, as in the lab's PBS_W. */
+#define PBS_WARP 32
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,25 +38,12 @@ const char *kit_pbs_queries_name(kit_pbs_queries kind);
 int kit_pbs_queries_parse(const char *name, kit_pbs_queries *out);
 
 /**
- * The predecessor of one query: the largest i with keys[i] <= q, or -1.
- * @param[in] t    key type (i32 or i64)
- * @param[in] keys K keys, sorted ascending
- * @param[in] K    number of keys
- * @param[in] q    the query
- * @return the predecessor's index, or -1
- */
-long long kit_pbs_ref(kit_type t, const void *keys, size_t K, int64_t q);
-
-/**
  * Fills Q queries of the given kind, the same for the same seed on every machine.
  * Worst case (w = 32 threads per warp, element-sized banks as in the paper): when K is a
  * multiple of w*w, thread i of each warp queries keys[i*K/w + C], with C drawn once per warp in
- * 0 .. K/w - 1 (section IV-A). For other K it uses the pigeonhole argument of Lemma 4.2: it
- * follows Algorithm 1 for every key as a query, finds the earliest pass at which one bank holds
- * the most distinct addresses (up to w), and gives the w threads of each warp queries that meet
- * those addresses at that pass; fewer than w addresses means fewer-way conflicts, and the rest
- * of the warp repeats queries (the same address is multicast). It does not try to keep the
- * threads conflicting after that pass.
+ * 0 .. K/w - 1 (section IV-A). Other K need the pigeonhole construction of Lemma 4.2, which
+ * follows Algorithm 1 for every key: that is the instructor's kit_pbs_gen_queries_any
+ * (grader/ref/kit_ref.h), and here it is an error.
  * @param[in]  t    key type: KIT_TYPE_I32 or KIT_TYPE_I64
  * @param[in]  keys K keys, sorted ascending, K >= 1
  * @param[in]  K    number of keys
@@ -61,22 +51,10 @@ long long kit_pbs_ref(kit_type t, const void *keys, size_t K, int64_t q);
  * @param[in]  seed the generator's seed
  * @param[out] out  Q queries of type @p t
  * @param[in]  Q    number of queries
- * @return 0, or -1 for a bad type, K = 0 or an unknown kind
+ * @return 0, or -1 for a bad type, K = 0, an unknown kind, or worst queries for K not a multiple of w*w
  */
 int kit_pbs_gen_queries(kit_type t, const void *keys, size_t K, kit_pbs_queries kind, uint64_t seed, void *out,
                         size_t Q);
-
-/**
- * The padded positions Algorithm 1 (PBS with w pads below the keys) reads for query q, in order:
- * ceil(log2 K) passes and the last test, so ceil(log2 K) + 1 positions.
- * @param[in]  t     key type
- * @param[in]  keys  K sorted keys
- * @param[in]  K     number of keys, K >= 1
- * @param[in]  q     the query
- * @param[out] pos   room for 33 positions
- * @return the number of positions written
- */
-int kit_pbs_path(kit_type t, const void *keys, size_t K, int64_t q, int32_t *pos);
 
 /**
  * The paper's access count for PBS on its worst-case queries: w(log K - log w + 1) - 1 accesses

@@ -60,6 +60,17 @@ int kit_type_parse(const char *name, kit_type *out);
  */
 int kit_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/** The greatest common divisor of a and b (d = gcd(w, E) in the papers); gcd(a, 0) = a. */
+KIT_HD static inline int kit_gcd(int a, int b)
+{
+    while (b != 0) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 #ifdef __cplusplus
 }
 

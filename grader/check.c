@@ -15,7 +15,9 @@
 #include "kit_ncu.h"
 #include "kit_pbs.h"
 #include "kit_proto.h"
-#include "kit_ref.h"
+#include "answers.h"
+#include "kit_check.h"
+#include "kit_worst.h"
 #include "kit_trace.h"
 #include "kit_worst.h"
 #include "sandbox.h"
@@ -97,41 +99,24 @@ static int check_guards(const unsigned char *C, size_t total, size_t size, int a
     return 0;
 }
 
+/* op=merge: C must be the stable merge of A and B, judged by property (kit_check_merge). */
 static void judge_merge(const spec_test *t, const void *A, const void *B, const void *C, check_result *out)
 {
-    size_t total = (size_t)(t->m + t->n);
-    void *ref = malloc(total * kit_type_size(t->type) + 1);
-    if (!ref) {
-        set(out, V_ERROR, "%s", "grader out of memory");
-        return;
-    }
-    kit_merge_ref(t->type, A, (size_t)t->m, B, (size_t)t->n, ref);
     char msg[200];
-    if (kit_verify(t->type, ref, C, total, msg, sizeof msg) >= 0)
+    if (kit_check_merge(t->type, A, (size_t)t->m, B, (size_t)t->n, C, msg, sizeof msg) >= 0)
         set(out, V_WRONG, "wrong output at %s", msg);
     else
         set(out, V_PASS, "%s", "pass");
-    free(ref);
 }
 
 /* op=sort: C must be A sorted stably (kv32 values tag the input positions, so stability shows). */
 static void judge_sort(const spec_test *t, const void *A, const void *C, check_result *out)
 {
-    size_t m = (size_t)t->m, size = kit_type_size(t->type);
-    void *ref = malloc(m * size + 1);
-    if (!ref) {
-        set(out, V_ERROR, "%s", "grader out of memory");
-        return;
-    }
-    memcpy(ref, A, m * size);
     char msg[200];
-    if (kit_stable_sort(t->type, ref, m) != 0)
-        set(out, V_ERROR, "%s", "grader out of memory");
-    else if (kit_verify(t->type, ref, C, m, msg, sizeof msg) >= 0)
-        set(out, V_WRONG, "wrong output at %s", msg);
+    if (kit_check_sort(t->type, A, C, (size_t)t->m, msg, sizeof msg) >= 0)
+        set(out, V_WRONG, "wrong output: %s", msg);
     else
         set(out, V_PASS, "%s", "pass");
-    free(ref);
 }
 
 /*
@@ -143,20 +128,13 @@ static void judge_sort(const spec_test *t, const void *A, const void *C, check_r
 static void judge_co_rank(const spec_test *t, const void *A, const void *B, const int64_t *Q, uint64_t q,
                           const int64_t *R, check_result *out)
 {
-    size_t total = (size_t)(t->m + t->n);
-    int64_t *ref = malloc((total + 1) * sizeof *ref);
-    if (!ref) {
-        set(out, V_ERROR, "%s", "grader out of memory");
-        return;
-    }
-    kit_co_rank_all(t->type, A, (size_t)t->m, B, (size_t)t->n, ref);
     int bound = kit_co_rank_pass_bound(t->m, t->n);
     set(out, V_PASS, "%s", "pass");
     for (uint64_t x = 0; x < q; x++) {
         int64_t k = Q[x], i = R[3 * x], passes = R[3 * x + 1], comparisons = R[3 * x + 2];
-        if (i != ref[k]) {
-            set(out, V_WRONG, "wrong output: co_rank(k=%lld) returned i=%lld, expected %lld (m=%lld, n=%lld)",
-                (long long)k, (long long)i, (long long)ref[k], t->m, t->n);
+        if (!kit_check_co_rank(t->type, A, (size_t)t->m, B, (size_t)t->n, k, i)) {
+            set(out, V_WRONG, "wrong output: co_rank(k=%lld) returned i=%lld, which breaks co-rank's inequalities (m=%lld, n=%lld)",
+                (long long)k, (long long)i, t->m, t->n);
             break;
         }
         if (!t->bound)
@@ -172,7 +150,6 @@ static void judge_co_rank(const spec_test *t, const void *A, const void *B, cons
             break;
         }
     }
-    free(ref);
 }
 
 static void judge_pbs(const spec_test *t, const void *keys, const void *queries, const int64_t *R, check_result *out)
@@ -180,10 +157,9 @@ static void judge_pbs(const spec_test *t, const void *keys, const void *queries,
     set(out, V_PASS, "%s", "pass");
     for (long long x = 0; x < t->n; x++) {
         int64_t q = kit_key_at(t->type, queries, (size_t)x);
-        long long want = kit_pbs_ref(t->type, keys, (size_t)t->m, q);
-        if (R[x] != want) {
-            set(out, V_WRONG, "wrong output at query %lld (%lld): expected %lld, got %lld", x, (long long)q, want,
-                (long long)R[x]);
+        if (!kit_check_predecessor(t->type, keys, (size_t)t->m, q, R[x])) {
+            set(out, V_WRONG, "wrong output at query %lld (%lld): got %lld, not the index of the last key <= the query",
+                x, (long long)q, (long long)R[x]);
             return;
         }
     }
@@ -358,42 +334,137 @@ static void judge_conflicts(const spec_test *t, const check_env *env, const char
         set(out, V_WRONG, "bank conflicts %lld, not %s %lld%s (%s%s)", m.conflicts, op, t->conflicts, tol, how, note);
 }
 
+/* The part a lab 8 test asks the runner for: its own, or part=both in the student kit, which has no
+   reference to pair a single function with. */
+static int worst_part(const spec_test *t)
+{
+    return answers_available() ? t->part : 3;
+}
+
+/* The reference warp (an L warp): the reference subproblem, with the reference order. */
+static int reference_warp(int w, int E, kit_worst_split *T, char *err, size_t errlen)
+{
+    int a[1024], b[1024];
+    int count = answers_worst_subproblem(w, E, a, b);
+    return kit_worst_warp_from(w, E, 1, a, b, count, answers_worst_order, T, err, errlen);
+}
+
 /*
- * op=worst (lab 8): R holds (a, b, a_first) for each of the warp's w threads. The splits must take
- * E keys a thread and ceil(E/2)w keys of A in all (an L warp); the simulator then replays the
- * warp's merge round, and the test passes when its count is at least the papers' theorem.
+ * Lab 8's request: w, E, the part, whether to run the measured merge (part=both only), and for
+ * part=order the inputs of the student's worst_order for each thread (a_word, b_word, a, b), from
+ * the reference subproblem. A single-part test pairs the student's function with the reference
+ * here, on the trusted side: the runner holds no reference. NULL when out of memory or when the
+ * reference warp cannot be built.
+ */
+static int64_t *worst_request(const spec_test *t, int measured, uint64_t *q)
+{
+    int w = t->threads, E = t->tile, part = worst_part(t);
+    int64_t *Q = calloc(4 + 4 * (size_t)w, sizeof *Q);
+    kit_worst_split T[1024];
+    char err[160];
+    if (!Q || (part == 2 && reference_warp(w, E, T, err, sizeof err) != 0)) {
+        free(Q);
+        return NULL;
+    }
+    Q[0] = w;
+    Q[1] = E;
+    Q[2] = part;
+    Q[3] = part == 3 && measured;
+    *q = 4;
+    for (int i = 0, aw = 0, bw = (E + 1) / 2 * w; part == 2 && i < w; i++) {
+        int64_t *x = Q + 4 + 4 * i;
+        x[0] = aw;
+        x[1] = bw;
+        x[2] = T[i].a;
+        x[3] = T[i].b;
+        aw += T[i].a;
+        bw += T[i].b;
+        *q = 4 + 4 * (uint64_t)w;
+    }
+    return Q;
+}
+
+/* The reply's length for a lab 8 request: (a, b, a_first) a thread; a count and w tuples; or w orders. */
+static uint64_t worst_reply_len(const spec_test *t)
+{
+    int part = worst_part(t);
+    return part == 3 ? 3 * (uint64_t)t->threads : part == 1 ? 1 + 2 * (uint64_t)t->threads : (uint64_t)t->threads;
+}
+
+/* The warp a lab 8 reply describes, paired with the reference where the test checks one function. */
+static int worst_warp_of(const spec_test *t, const int64_t *R, kit_worst_split *T, char *err, size_t errlen)
+{
+    int w = t->threads, E = t->tile, part = worst_part(t);
+    if (part == 2) {
+        if (reference_warp(w, E, T, err, errlen) != 0)
+            return -1;
+        for (int i = 0; i < w; i++)
+            T[i].a_first = R[i] != 0;
+        return 0;
+    }
+    if (part == 1) {
+        int a[1024], b[1024], count = R[0] >= 0 && R[0] <= w ? (int)R[0] : -1;
+        for (int i = 0; i < count; i++) {
+            if (R[1 + 2 * i] < 0 || R[1 + 2 * i] > E || R[2 + 2 * i] < 0 || R[2 + 2 * i] > E)
+                return kit_err(err, errlen, "tuple %d of the subproblem is (%lld, %lld): not two counts summing to E = %d",
+                               i, (long long)R[1 + 2 * i], (long long)R[2 + 2 * i], E);
+            a[i] = (int)R[1 + 2 * i];
+            b[i] = (int)R[2 + 2 * i];
+        }
+        if (count < 0)
+            return kit_err(err, errlen, "worst_subproblem returned %lld, not a tuple count", (long long)R[0]);
+        return kit_worst_warp_from(w, E, 1, a, b, count, answers_worst_order, T, err, errlen);
+    }
+    for (int i = 0; i < w; i++) {
+        if (R[3 * i] < 0 || R[3 * i + 1] < 0 || R[3 * i] + R[3 * i + 1] != E)
+            return kit_err(err, errlen, "thread %d takes %lld keys of A and %lld of B, not E = %d in all", i,
+                           (long long)R[3 * i], (long long)R[3 * i + 1], E);
+        T[i].a = (int)R[3 * i];
+        T[i].b = (int)R[3 * i + 1];
+        T[i].a_first = R[3 * i + 2] != 0;
+    }
+    return 0;
+}
+
+/*
+ * op=worst (lab 8): the warp must take E keys a thread and ceil(E/2)w keys of A in all (an L
+ * warp); the simulator then replays its merge round, and the test passes when the count is at
+ * least the papers' theorem. A single-part test's conflict threshold is judged here too, on the
+ * simulator's count (the cost less the warp's E + 2 loads, what ncu counts on the measured merge);
+ * part=both runs the measured merge and judge_conflicts reads it.
  */
 static void judge_worst(const spec_test *t, const int64_t *R, check_result *out)
 {
     int w = t->threads, E = t->tile;
     kit_worst_split T[1024];
-    long long n_a = 0, want_a = (long long)(E + 1) / 2 * w;
-    for (int i = 0; i < w; i++) {
-        if (R[3 * i] < 0 || R[3 * i + 1] < 0 || R[3 * i] + R[3 * i + 1] != E) {
-            set(out, V_WRONG, "thread %d takes %lld keys of A and %lld of B, not E = %d in all", i, (long long)R[3 * i],
-                (long long)R[3 * i + 1], E);
-            return;
-        }
-        T[i].a = (int)R[3 * i];
-        T[i].b = (int)R[3 * i + 1];
-        T[i].a_first = R[3 * i + 2] != 0;
-        n_a += T[i].a;
+    char err[160];
+    if (worst_warp_of(t, R, T, err, sizeof err) != 0) {
+        set(out, V_WRONG, "%s", err);
+        return;
     }
+    long long n_a = 0, want_a = (long long)(E + 1) / 2 * w;
+    for (int i = 0; i < w; i++)
+        n_a += T[i].a;
     if (n_a != want_a) {
         set(out, V_WRONG, "the warp takes %lld keys of A, expected ceil(E/2)*w = %lld", n_a, want_a);
         return;
     }
     kit_bank_count c;
-    char err[160];
     if (kit_worst_warp_count(w, E, T, &c, err, sizeof err) != 0) {
         set(out, V_WRONG, "the simulator refused the warp: %s", err);
         return;
     }
     long bound = kit_worst_theorem(w, E);
-    if ((long)c.cost >= bound)
-        set(out, V_PASS, "pass (simulated cost %llu >= theorem %ld)", (unsigned long long)c.cost, bound);
+    long long conflicts = (long long)c.cost - (long long)c.steps;
+    const char *kit = worst_part(t) != t->part ? "; the student kit pairs it with your own other function" : "";
+    if ((long)c.cost < bound)
+        set(out, V_WRONG, "simulated cost %llu, below the theorem's %ld (w = %d, E = %d%s)", (unsigned long long)c.cost, bound,
+            w, E, kit);
+    else if (t->part != 3 && t->conflict_cmp && !meets(t, conflicts, 0))
+        set(out, V_WRONG, "simulated bank conflicts %lld, not %s %lld (w = %d, E = %d%s)", conflicts,
+            t->conflict_cmp == '<' ? "<=" : t->conflict_cmp == '>' ? ">=" : "==", t->conflicts, w, E, kit);
     else
-        set(out, V_WRONG, "simulated cost %llu, below the theorem's %ld (w = %d, E = %d)", (unsigned long long)c.cost, bound, w, E);
+        set(out, V_PASS, "pass (simulated cost %llu >= theorem %ld%s)", (unsigned long long)c.cost, bound, kit);
 }
 
 void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int cpu, const char *const *writable)
@@ -608,14 +679,15 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     /* pbs: A holds the sorted keys, B the queries */
     /* sort: A holds the keys to sort, unsorted */
     int generated = is_pbs    ? kit_gen_merge_input(t->type, A, m, B, 0, t->gen, t->seed) == 0 &&
-                                    kit_pbs_gen_queries(t->type, A, m, t->queries, t->seed, B, n) == 0
+                                    answers_pbs_queries(t->type, A, m, t->queries, t->seed, B, n) == 0
                     : is_sort ? kit_gen_array(t->type, A, m, t->gen, t->seed) == 0
                               : kit_gen_merge_input(t->type, A, m, B, n, t->gen, t->seed) == 0;
     if (!A || !B || !generated) {
         set(out, V_ERROR, "%s", "grader could not generate the input");
         goto done;
     }
-    int measured = t->conflict_cmp != 0;
+    /* a lab 8 test of one function is counted by the simulator here, not measured in the runner */
+    int measured = t->conflict_cmp != 0 && !(is_worst && worst_part(t) != 3);
     char trace[4200], csv[4200];
     snprintf(trace, sizeof trace, "%s/conflicts.trace", env->workdir);
     snprintf(csv, sizeof csv, "%s/conflicts.csv", env->workdir);
@@ -666,13 +738,8 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         }
         close(fd);
     }
-    if (is_worst && (Q = malloc(4 * sizeof *Q)) != NULL) { /* w, E, which of the student's functions, and whether to run the measured merge */
-        Q[0] = t->threads;
-        Q[1] = t->tile;
-        Q[2] = t->part;
-        Q[3] = measured;
-        q = 4;
-    }
+    if (is_worst)
+        Q = worst_request(t, measured, &q);
     if ((is_worst && !Q) || (!is_merge && !is_pbs && !is_sort && !is_worst && !(Q = choose_ranks(t, &q)))) {
         set(out, V_ERROR, "%s", "grader out of memory");
         goto done;
@@ -701,7 +768,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     want.c = is_merge || is_sort ? m + n + 2 * KIT_GUARD_ELEMS : is_pbs ? 2 * KIT_GUARD_ELEMS : 0;
     want.m = m;
     want.n = n;
-    want.r = is_merge || is_sort ? 0 : is_pbs ? n : is_worst ? 3 * (uint64_t)t->threads : 3 * q;
+    want.r = is_merge || is_sort ? 0 : is_pbs ? n : is_worst ? worst_reply_len(t) : 3 * q;
     long long reply_bytes = (long long)(sizeof(kit_res) + 8 + (want.c + m + n) * size + want.r * 8);
 
     sb_limits lim;
@@ -796,7 +863,8 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     } else {
         judge_co_rank(t, A, B, Q, q, R, out);
     }
-    judge_conflicts(t, env, trace, csv, err_path, out);
+    if (measured)
+        judge_conflicts(t, env, trace, csv, err_path, out);
 done:
     free(A);
     free(B);

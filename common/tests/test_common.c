@@ -13,6 +13,7 @@
 #include "kit.h"
 #include "kit_driver.h"
 #include "kit_pbs.h"
+#include "kit_ref.h"
 #include "kit_test.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -629,6 +630,127 @@ static void test_sort(void)
     }
 }
 
+
+/* ---- kit_check.h: checks by property ------------------------------------------------ */
+/* The chapter's merge passes; every single change to it (a swapped tie, a lost, duplicated or foreign element, disorder) fails at the right index. */
+static void test_check_merge(void)
+{
+    kit_kv32 A[] = {{1, 0}, {7, 1}, {8, 2}, {9, 3}, {10, 4}}, B[] = {{7, 100}, {10, 101}, {10, 102}, {12, 103}};
+    kit_kv32 C[9];
+    kit_merge_ref(KIT_TYPE_KV32, A, 5, B, 4, C);
+    char msg[200];
+    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, C, msg, sizeof msg), -1);
+    CU_ASSERT_STRING_EQUAL(msg, "");
+    kit_kv32 D[9];
+    memcpy(D, C, sizeof C); /* B's 7 before A's 7: unstable */
+    D[1] = C[2], D[2] = C[1];
+    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 1);
+    KIT_ASSERT_MSG(strstr(msg, "index 1: expected (key 7, value 1)") != NULL, "message: %s", msg);
+    memcpy(D, C, sizeof C); /* a 12 replaced by a second 10 */
+    D[8] = D[7];
+    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 5);
+    memcpy(D, C, sizeof C); /* a foreign key */
+    D[8].key = 13;
+    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 8);
+    memcpy(D, C, sizeof C); /* out of order */
+    D[0] = C[3], D[3] = C[0];
+    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 1);
+    KIT_ASSERT_MSG(strstr(msg, "not sorted") != NULL, "message: %s", msg);
+    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_I32, NULL, 0, NULL, 0, NULL, NULL, 0), -1);
+}
+
+/* kit_check_merge agrees with the reference merge on generated inputs of every kind, and rejects a one-element change. */
+static void test_check_merge_against_reference(void)
+{
+    for (int g = 0; g < KIT_GEN_COUNT; g++) {
+        size_t m = 700, n = 450;
+        kit_kv32 *A = (kit_kv32 *)kit_xmalloc(m * sizeof *A), *B = (kit_kv32 *)kit_xmalloc(n * sizeof *B);
+        kit_kv32 *C = (kit_kv32 *)kit_xmalloc((m + n) * sizeof *C);
+        kit_gen_merge_input(KIT_TYPE_KV32, A, m, B, n, (kit_gen)g, 3);
+        kit_merge_ref(KIT_TYPE_KV32, A, m, B, n, C);
+        KIT_ASSERT_MSG(kit_check_merge(KIT_TYPE_KV32, A, m, B, n, C, NULL, 0) == -1, "gen %s", kit_gen_name((kit_gen)g));
+        C[m / 2].value ^= 1;
+        KIT_ASSERT_MSG(kit_check_merge(KIT_TYPE_KV32, A, m, B, n, C, NULL, 0) >= 0, "gen %s: a changed value passed",
+                       kit_gen_name((kit_gen)g));
+        free(A);
+        free(B);
+        free(C);
+    }
+}
+
+/* kit_check_sort: the stable sort passes; an unstable swap, a lost element or disorder fails. */
+static void test_check_sort(void)
+{
+    kit_kv32 in[] = {{3, 0}, {1, 1}, {3, 2}, {2, 3}, {1, 4}}, out[5];
+    memcpy(out, in, sizeof in);
+    CU_ASSERT_EQUAL_FATAL(kit_stable_sort(KIT_TYPE_KV32, out, 5), 0);
+    char msg[200];
+    CU_ASSERT_EQUAL(kit_check_sort(KIT_TYPE_KV32, in, out, 5, msg, sizeof msg), -1);
+    kit_kv32 bad[5];
+    memcpy(bad, out, sizeof out); /* (1, 4) before (1, 1) */
+    bad[0] = out[1], bad[1] = out[0];
+    CU_ASSERT_EQUAL(kit_check_sort(KIT_TYPE_KV32, in, bad, 5, msg, sizeof msg), 0);
+    KIT_ASSERT_MSG(strstr(msg, "input order") != NULL, "message: %s", msg);
+    memcpy(bad, out, sizeof out); /* a 3 lost, a 2 twice */
+    bad[3] = bad[2];
+    CU_ASSERT(kit_check_sort(KIT_TYPE_KV32, in, bad, 5, msg, sizeof msg) >= 0);
+    memcpy(bad, out, sizeof out);
+    bad[0] = out[4], bad[4] = out[0];
+    CU_ASSERT_EQUAL(kit_check_sort(KIT_TYPE_KV32, in, bad, 5, msg, sizeof msg), 1);
+    KIT_ASSERT_MSG(strstr(msg, "not sorted") != NULL, "message: %s", msg);
+    int32_t keys[] = {5, 5, 4}, sorted[] = {4, 5, 5};
+    CU_ASSERT_EQUAL(kit_check_sort(KIT_TYPE_I32, keys, sorted, 3, NULL, 0), -1);
+}
+
+/* kit_check_co_rank accepts exactly the brute-force co-rank, for every k of small inputs with ties. */
+static void test_check_co_rank(void)
+{
+    const int32_t A[] = {1, 3, 3, 5}, B[] = {0, 3, 3, 6, 7};
+    for (long long k = 0; k <= 9; k++) {
+        long long want = (long long)kit_co_rank_brute(KIT_TYPE_I32, A, 4, B, 5, (size_t)k);
+        for (long long i = -1; i <= 5; i++)
+            KIT_ASSERT_MSG(kit_check_co_rank(KIT_TYPE_I32, A, 4, B, 5, k, i) == (i == want), "k=%lld i=%lld (co-rank %lld)",
+                           k, i, want);
+    }
+}
+
+/* kit_check_predecessor accepts exactly the reference predecessor, below, between, on and above the keys. */
+static void test_check_predecessor(void)
+{
+    const int64_t keys[] = {2, 4, 4, 9};
+    for (int64_t q = 0; q <= 11; q++) {
+        long long want = kit_pbs_ref(KIT_TYPE_I64, keys, 4, q);
+        for (long long p = -2; p <= 4; p++)
+            KIT_ASSERT_MSG(kit_check_predecessor(KIT_TYPE_I64, keys, 4, q, p) == (p == want), "q=%lld p=%lld (want %lld)",
+                           (long long)q, p, want);
+    }
+    CU_ASSERT(kit_check_predecessor(KIT_TYPE_I32, NULL, 0, 5, -1));
+}
+
+/* kit_gcd: the papers' d = gcd(w, E). */
+static void test_gcd(void)
+{
+    CU_ASSERT_EQUAL(kit_gcd(32, 12), 4);
+    CU_ASSERT_EQUAL(kit_gcd(32, 17), 1);
+    CU_ASSERT_EQUAL(kit_gcd(12, 0), 12);
+    CU_ASSERT_EQUAL(kit_gcd(16, 16), 16);
+}
+
+/* kit_pbs_gen_queries makes worst queries only for K a multiple of w^2; the instructor's kit_pbs_gen_queries_any makes them for any K, and the same ones where both can. */
+static void test_pbs_worst_queries_any(void)
+{
+    int32_t keys[2048], q1[64], q2[64];
+    for (int i = 0; i < 2048; i++)
+        keys[i] = 3 * i;
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries(KIT_TYPE_I32, keys, 1000, KIT_PBS_WORST, 1, q1, 64), -1);
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries_any(KIT_TYPE_I32, keys, 1000, KIT_PBS_WORST, 1, q1, 64), 0);
+    for (int i = 0; i < 64; i++)
+        KIT_ASSERT_MSG(q1[i] % 3 == 0 && q1[i] < 3000 && q1[i] == q1[i % 32], "query %d = %d", i, q1[i]);
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries(KIT_TYPE_I32, keys, 2048, KIT_PBS_WORST, 4, q1, 64), 0);
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries_any(KIT_TYPE_I32, keys, 2048, KIT_PBS_WORST, 4, q2, 64), 0);
+    CU_ASSERT_EQUAL(memcmp(q1, q2, sizeof q1), 0);
+}
+
 /* ---- kit_ref.h ------------------------------------------------------------------- */
 /* kit_stable_sort: ascending keys, equal keys in input order (kv32 values tag the input position), for every length up to 70 and a long array. */
 static void test_stable_sort(void)
@@ -1063,7 +1185,7 @@ static void test_pbs_queries(void)
         KIT_ASSERT_MSG(!bad && C < K / 32, "warp %d of the worst case does not follow K[i*K/w + C] (C = %d)", w, C);
     }
     /* K = 1000: the pigeonhole construction puts 32 distinct positions of one bank in one pass. */
-    CU_ASSERT_EQUAL(kit_pbs_gen_queries(KIT_TYPE_I32, keys, 1000, KIT_PBS_WORST, 3, out, 32), 0);
+    CU_ASSERT_EQUAL(kit_pbs_gen_queries_any(KIT_TYPE_I32, keys, 1000, KIT_PBS_WORST, 3, out, 32), 0);
     int32_t path[32][40];
     int len = 0;
     for (int i = 0; i < 32; i++)
@@ -2140,6 +2262,14 @@ static void register_tests(void)
     kit_test_add(gen, "kit_gen_merge_input: seeds", test_merge_input_seeds);
     kit_test_add(gen, "kit_sort", test_sort);
 
+    CU_pSuite check = kit_test_suite("checks by property");
+    kit_test_add(check, "kit_check_merge: the chapter example and single changes", test_check_merge);
+    kit_test_add(check, "kit_check_merge: agrees with the reference on every generator", test_check_merge_against_reference);
+    kit_test_add(check, "kit_check_sort: stable, unstable, lost, unsorted", test_check_sort);
+    kit_test_add(check, "kit_check_co_rank: exactly the brute-force co-rank", test_check_co_rank);
+    kit_test_add(check, "kit_check_predecessor: exactly the reference", test_check_predecessor);
+    kit_test_add(check, "kit_gcd", test_gcd);
+    kit_test_add(check, "kit_pbs_gen_queries_any: worst queries for any K", test_pbs_worst_queries_any);
     CU_pSuite ref = kit_test_suite("references");
     kit_test_add(ref, "kit_key_at", test_key_at);
     kit_test_add(ref, "kit_is_sorted", test_is_sorted);

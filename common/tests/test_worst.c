@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "kit_test.h"
-#include "kit_worst.h"
+#include "kit_ref.h"
 
 static const int WS[] = {4, 8, 12, 16, 32, 64};
 #define NWS (int)(sizeof WS / sizeof WS[0])
@@ -369,6 +369,52 @@ static void test_warp_keys(void)
                    "E = 3 > w = 2: %s", err);
 }
 
+
+/* kit_worst_warp_count reads the words from the splits alone; the old replay merges the warp's keys.
+   They must agree on every warp of the reference, L and R, for w in 4 .. 64, and on the naive order. */
+static void test_count_matches_replay(void)
+{
+    static const int ws[] = {4, 8, 12, 16, 32, 64};
+    for (size_t x = 0; x < sizeof ws / sizeof ws[0]; x++)
+        for (int E = 2; E <= ws[x]; E++)
+            for (int left = 0; left < 2; left++) {
+                int w = ws[x];
+                kit_worst_split T[64];
+                kit_bank_count c, r;
+                char err[200];
+                CU_ASSERT_EQUAL_FATAL(kit_worst_warp(w, E, left, T, err, sizeof err), 0);
+                if (E % 3 == 0)
+                    for (int i = 0; i < w; i++)
+                        T[i].a_first = 1;
+                CU_ASSERT_EQUAL_FATAL(kit_worst_warp_count(w, E, T, &c, err, sizeof err), 0);
+                CU_ASSERT_EQUAL_FATAL(kit_worst_warp_replay(w, E, T, &r, err, sizeof err), 0);
+                if (c.cost != r.cost || c.steps != r.steps || c.conflicts != r.conflicts) {
+                    kit_test_fail(__FILE__, __LINE__, "w = %d, E = %d, %s warp: count %llu/%llu, replay %llu/%llu", w, E,
+                                  left ? "L" : "R", (unsigned long long)c.cost, (unsigned long long)c.steps,
+                                  (unsigned long long)r.cost, (unsigned long long)r.steps);
+                    return;
+                }
+            }
+}
+
+/* kit_worst_warp_from assembles the same warp as kit_worst_warp_with from the same subproblem, and refuses a wrong count or split. */
+static void test_warp_from(void)
+{
+    int a[64], b[64];
+    kit_worst_split T[64], U[64];
+    char err[200];
+    int n = kit_worst_subproblem(32, 12, a, b);
+    CU_ASSERT_EQUAL_FATAL(n, 8);
+    CU_ASSERT_EQUAL(kit_worst_warp_from(32, 12, 1, a, b, n, kit_worst_order, T, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(kit_worst_warp_with(32, 12, 1, kit_worst_subproblem, kit_worst_order, U, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(memcmp(T, U, 32 * sizeof T[0]), 0);
+    CU_ASSERT_EQUAL(kit_worst_warp_from(32, 12, 1, a, b, n - 1, kit_worst_order, T, err, sizeof err), -1);
+    KIT_ASSERT_MSG(strstr(err, "expected w/d = 8") != NULL, "message: %s", err);
+    a[0]++;
+    CU_ASSERT_EQUAL(kit_worst_warp_from(32, 12, 1, a, b, n, kit_worst_order, T, err, sizeof err), -1);
+    KIT_ASSERT_MSG(strstr(err, "tuple 0") != NULL, "message: %s", err);
+}
+
 static void register_tests(void)
 {
     CU_pSuite warp = kit_test_suite("per-warp construction");
@@ -381,6 +427,8 @@ static void register_tests(void)
     kit_test_add(warp, "kit_worst_warp_mask by hand", test_mask);
     kit_test_add(warp, "refusals", test_refusals);
     kit_test_add(warp, "kit_worst_warp_keys: A then B, by hand and against the mask", test_warp_keys);
+    kit_test_add(warp, "kit_worst_warp_count from the splits = the replay of the keys", test_count_matches_replay);
+    kit_test_add(warp, "kit_worst_warp_from: the same warp as kit_worst_warp_with; refusals", test_warp_from);
     CU_pSuite search = kit_test_suite("search mode");
     kit_test_add(search, "kit_worst_groups_cost: the simulator's count, and by hand", test_groups_cost);
     kit_test_add(search, "kit_worst_search: groups kept, never lower, deterministic, improves E = 19", test_search);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kit_worst.h"
+#include "kit_ref.h"
 
 #define EXIT_BAD_INPUT 2
 

@@ -172,26 +172,7 @@ KIT_HD inline int ms_shared_elems(int tile)
     return tile + tile / CF_W + 1;
 }
 
-/**
- * How many of the first `diag` outputs of merging A (n_a keys) with B (n_b keys) come from A: a
- * merge-path search, ties to A. A and B are global-memory pointers (the partition kernel) or
- * views into shared memory (S + offset, the baseline's block merge).
- */
-template <typename P>
-__device__ inline int ms_co_rank(P A, int n_a, P B, int n_b, int diag)
-{
-    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
-    while (lo < hi) {
-        int mid = lo + ((hi - lo) >> 1);
-        if (A[mid] <= B[diag - 1 - mid])
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/** The same search in the CF layout: A key x of the region at logical base + x, B key y at base + region - 1 - y, both through rho. */
+/** Lab 2's co-rank in the CF layout, where co_rank cannot index directly: A key x of the region at logical base + x, B key y at base + region - 1 - y, both through rho. */
 template <typename T, int E>
 __device__ inline int ms_co_rank_cf(kit_shared<T> S, int base, int region, int n_a, int n_b, int diag)
 {
@@ -386,7 +367,7 @@ __device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int r
     int total = n_a + n_b, d = diag < total ? diag : total;
     int count = FULL ? E : total - d < E ? total - d : E;
     if (V == MS_BASELINE) {
-        int a = ms_co_rank(S + base, n_a, S + base + half, n_b, d);
+        int a = co_rank(d, S + base, n_a, S + base + half, n_b);
         ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + d - a, base + half + n_b, count, key);
     } else {
         /* The thread's share ends where the next thread's begins: one search each, shared
@@ -545,7 +526,7 @@ __global__ void ms_partition_kernel(const T *keys, int n, int s, int tile, int t
     int n_a, n_b;
     ms_pair_of((long long)t * tile, n, s, &first, &n_a, &n_b);
     int diag = (int)((long long)t * tile - first);
-    part[t] = ms_co_rank(keys + first, n_a, keys + first + n_a, n_b, diag);
+    part[t] = co_rank(diag, keys + first, n_a, keys + first + n_a, n_b);
 }
 
 /**

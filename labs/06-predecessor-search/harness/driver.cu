@@ -123,7 +123,10 @@ int main(int argc, char **argv)
     void *keys = kit_xmalloc((size_t)K * size), *queries = kit_xmalloc((size_t)Q * size + 1);
     kit_gen_array(a.type, keys, (size_t)K, a.gen, a.seed);
     kit_sort(a.type, keys, (size_t)K);
-    kit_pbs_gen_queries(a.type, keys, (size_t)K, kind, a.seed + 1, queries, (size_t)Q);
+    if (kit_pbs_gen_queries(a.type, keys, (size_t)K, kind, a.seed + 1, queries, (size_t)Q) != 0) {
+        fprintf(stderr, "%s: --queries worst needs K a multiple of 1024 here (the grader's generator takes any K)\n", argv[0]);
+        return 2;
+    }
     int *answers = (int *)kit_xmalloc((size_t)Q * sizeof(int) + 1);
     char msg[256];
     int status = 0;
@@ -155,10 +158,9 @@ int main(int argc, char **argv)
     }
     for (long long x = 0; x < Q && status == 0; x++) {
         int64_t q = kit_key_at(a.type, queries, (size_t)x);
-        long long want = kit_pbs_ref(a.type, keys, (size_t)K, q);
-        if (answers[x] != want) {
-            printf("FAIL: %s, K=%d, %s queries: query %lld (%lld) answered %d, expected %lld\n", lab06_alg_name(alg), K,
-                   kit_pbs_queries_name(kind), x, (long long)q, answers[x], want);
+        if (!kit_check_predecessor(a.type, keys, (size_t)K, q, answers[x])) {
+            printf("FAIL: %s, K=%d, %s queries: query %lld (%lld) answered %d, not the index of the last key <= it\n",
+                   lab06_alg_name(alg), K, kit_pbs_queries_name(kind), x, (long long)q, answers[x]);
             status = 1;
         }
     }

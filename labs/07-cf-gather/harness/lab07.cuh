@@ -85,17 +85,15 @@ struct lab07_probe_dispatch<T, 33> {
 
 /* Lab 7's measured kernel: the gather of the first full tile of the merge of A and B (none if the inputs are shorter). */
 template <typename T>
-static void lab07_measure_typed(kit_type t, const T *A, int m, const T *B, int n, kit_merge_cfg cfg)
+static void lab07_measure_typed(const T *A, int m, const T *B, int n, kit_merge_cfg cfg)
 {
     int E = cfg.tile, u = cfg.threads, tile = u * E;
     if (E < 2 || E > 32 || u % CF_W != 0 || m + n < tile)
         return;
-    int64_t *ranks = (int64_t *)kit_xmalloc(((size_t)tile + 1) * sizeof(int64_t));
-    int ta = (int)kit_co_rank_brute(t, A, (size_t)m, B, (size_t)n, (size_t)tile), tb = tile - ta;
-    kit_co_rank_all(t, A, (size_t)ta, B, (size_t)tb, ranks);
+    int ta = co_rank(tile, A, m, B, n), tb = tile - ta; /* lab 2's co_rank, on the host */
     int *split = (int *)kit_xmalloc(((size_t)u + 1) * sizeof(int));
     for (int i = 0; i <= u; i++)
-        split[i] = (int)ranks[(size_t)i * E];
+        split[i] = co_rank(i * E, A, ta, B, tb);
     T *d_A = (T *)kit_device_copy(A, (size_t)ta * sizeof(T) + 1), *d_B = (T *)kit_device_copy(B, (size_t)tb * sizeof(T) + 1);
     int *d_split = (int *)kit_device_copy(split, ((size_t)u + 1) * sizeof(int));
     T *d_out;
@@ -108,15 +106,14 @@ static void lab07_measure_typed(kit_type t, const T *A, int m, const T *B, int n
     cudaFree(d_split);
     cudaFree(d_out);
     free(split);
-    free(ranks);
 }
 
 static void measure_cf(kit_type t, const void *A, int m, const void *B, int n, kit_merge_cfg cfg)
 {
     switch (t) {
-    case KIT_TYPE_I32: lab07_measure_typed<int32_t>(t, (const int32_t *)A, m, (const int32_t *)B, n, cfg); break;
-    case KIT_TYPE_I64: lab07_measure_typed<int64_t>(t, (const int64_t *)A, m, (const int64_t *)B, n, cfg); break;
-    case KIT_TYPE_KV32: lab07_measure_typed<kit_kv32>(t, (const kit_kv32 *)A, m, (const kit_kv32 *)B, n, cfg); break;
+    case KIT_TYPE_I32: lab07_measure_typed<int32_t>((const int32_t *)A, m, (const int32_t *)B, n, cfg); break;
+    case KIT_TYPE_I64: lab07_measure_typed<int64_t>((const int64_t *)A, m, (const int64_t *)B, n, cfg); break;
+    case KIT_TYPE_KV32: lab07_measure_typed<kit_kv32>((const kit_kv32 *)A, m, (const kit_kv32 *)B, n, cfg); break;
     }
 }
 

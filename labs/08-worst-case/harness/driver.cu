@@ -18,34 +18,54 @@ static const char *const WHAT =
     "simulator and compare the count with the papers' theorem.";
 
 /*
- * Grader request "worst": Q holds w, E and which functions to use (LAB08_SUBPROBLEM, LAB08_ORDER
- * or LAB08_BOTH), and optionally a 4th value, 1 to merge the warp with worst_merge_probe (w = 32;
- * the CPU build writes its trace to "conflicts.trace" in the current folder, and on a GPU the
- * grader measures it with ncu). R is (a, b, a_first) for each of the warp's w threads; the grader
- * counts them.
+ * Grader request "worst": Q holds w, E, the part (LAB08_SUBPROBLEM, LAB08_ORDER or LAB08_BOTH) and
+ * whether to merge the warp with worst_merge_probe (part=both, w = 32: the grader reads the CPU
+ * build's trace stream, or measures it with ncu on a GPU). For LAB08_ORDER, Q goes on with
+ * (a_word, b_word, a, b) for each of the w threads. R is, by part: your tuple count and w tuples
+ * (a, b); your order (1: A first) for each thread; or (a, b, a_first) for each thread of the warp
+ * from both of your functions. The grader assembles and counts the warp.
  */
 static int serve_worst(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
     (void)A;
     (void)B;
-    if (strcmp(req->op, "worst") != 0 || (req->q != 3 && req->q != 4) || Q[0] < 2 || Q[0] > 1024 || Q[1] < 2 ||
-        Q[1] > Q[0] || Q[2] < LAB08_SUBPROBLEM || Q[2] > LAB08_BOTH || (req->q == 4 && Q[3] != 0 && Q[3] != 1)) {
-        snprintf(out->error, sizeof out->error,
-                 "lab 08 runs 'worst' with w, 1 < E <= w, part 1 .. 3 [, measure 0 or 1], not '%.10s'", req->op);
+    int ok = strcmp(req->op, "worst") == 0 && req->q >= 4 && Q[0] >= 2 && Q[0] <= 1024 && Q[1] >= 2 && Q[1] <= Q[0] &&
+             Q[2] >= LAB08_SUBPROBLEM && Q[2] <= LAB08_BOTH && (Q[3] == 0 || Q[3] == 1) &&
+             req->q == (Q[2] == LAB08_ORDER ? 4 + 4 * (uint64_t)Q[0] : 4);
+    if (!ok) {
+        snprintf(out->error, sizeof out->error, "lab 08 runs 'worst': w, 1 < E <= w, part 1..3, measure 0|1 (part 2: 4w more)");
         return -1;
     }
-    int w = (int)Q[0], E = (int)Q[1];
+    int w = (int)Q[0], E = (int)Q[1], part = (int)Q[2];
     kit_worst_split T[1024];
+    int a[1024], b[1024];
     char err[200];
-    if (lab08_warp(w, E, (int)Q[2], T, err, sizeof err) != 0) {
+    out->r = part == LAB08_BOTH ? 3 * (uint64_t)w : part == LAB08_SUBPROBLEM ? 1 + 2 * (uint64_t)w : (uint64_t)w;
+    out->R = (int64_t *)kit_xmalloc(out->r * sizeof(int64_t));
+    memset(out->R, 0, out->r * sizeof(int64_t));
+    if (part == LAB08_SUBPROBLEM) {
+        int n = worst_subproblem(w, E, a, b);
+        out->R[0] = n;
+        for (int i = 0; i < n && i < w; i++) {
+            out->R[1 + 2 * i] = a[i];
+            out->R[2 + 2 * i] = b[i];
+        }
+        return 0;
+    }
+    if (part == LAB08_ORDER) {
+        for (int i = 0; i < w; i++) {
+            const int64_t *x = Q + 4 + 4 * i;
+            out->R[i] = worst_order(w, E, (int)x[0], (int)x[1], (int)x[2], (int)x[3]) ? 1 : 0;
+        }
+        return 0;
+    }
+    if (lab08_warp(w, E, T, err, sizeof err) != 0) {
         snprintf(out->error, sizeof out->error, "%.95s", err);
         return -2;
     }
     /* the measured merge: the grader reads it from the CPU build's trace stream or through ncu */
-    if (req->q == 4 && Q[3] == 1 && lab08_measure(w, E, T, out->error, sizeof out->error) != 0)
+    if (Q[3] == 1 && lab08_measure(w, E, T, out->error, sizeof out->error) != 0)
         return -2;
-    out->r = 3 * (uint64_t)w;
-    out->R = (int64_t *)kit_xmalloc(out->r * sizeof(int64_t));
     for (int i = 0; i < w; i++) {
         out->R[3 * i] = T[i].a;
         out->R[3 * i + 1] = T[i].b;
@@ -69,7 +89,7 @@ int main(int argc, char **argv)
     kit_worst_split T[1024];
     kit_bank_count c;
     char err[200];
-    rc = lab08_warp(w, E, LAB08_BOTH, T, err, sizeof err);
+    rc = lab08_warp(w, E, T, err, sizeof err);
     if (kit_not_implemented_task()) {
         printf("FAIL: not implemented: %s\n", kit_not_implemented_task());
         return 1;

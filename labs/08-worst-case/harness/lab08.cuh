@@ -1,4 +1,4 @@
-/* Lab 8's harness glue, shared by its driver and its tests: one warp built from your functions, or from the kit's where a test checks only one of yours, and the measured kernel that merges it on the device. */
+/* Lab 8's harness glue, shared by its driver and its tests: one warp built from your functions, and the measured kernel that merges it on the device. */
 #ifndef LAB08_HARNESS_CUH
 #define LAB08_HARNESS_CUH
 
@@ -9,19 +9,17 @@
 #include "kit_worst.h"
 #include "worst_case.cuh"
 
-/** Which of the student's functions a warp is built from (the grader's request says). */
+/** What the grader's "worst" request asks for (the runner holds no reference: the grader pairs a single function with its own). */
 enum {
-    LAB08_SUBPROBLEM = 1, /* your worst_subproblem, the kit's order */
-    LAB08_ORDER = 2,      /* the kit's subproblem, your worst_order */
-    LAB08_BOTH = 3        /* both of yours */
+    LAB08_SUBPROBLEM = 1, /* your worst_subproblem's tuples */
+    LAB08_ORDER = 2,      /* your worst_order, on the threads the request lists */
+    LAB08_BOTH = 3        /* the warp from both of yours */
 };
 
-/* Builds an L warp's splits from the functions `part` names; returns 0, or -1 with a message. */
-static int lab08_warp(int w, int E, int part, kit_worst_split *T, char *err, size_t errlen)
+/* Builds an L warp's splits from your worst_subproblem and worst_order; returns 0, or -1 with a message. */
+static int lab08_warp(int w, int E, kit_worst_split *T, char *err, size_t errlen)
 {
-    kit_worst_subproblem_fn sub = part & LAB08_SUBPROBLEM ? worst_subproblem : kit_worst_subproblem;
-    kit_worst_order_fn order = part & LAB08_ORDER ? worst_order : kit_worst_order;
-    return kit_worst_warp_with(w, E, 1, sub, order, T, err, errlen);
+    return kit_worst_warp_with(w, E, 1, worst_subproblem, worst_order, T, err, errlen);
 }
 
 /**

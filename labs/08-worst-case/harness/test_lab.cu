@@ -34,47 +34,27 @@ static void test_subproblem_fig4(void)
         }
 }
 
-static void test_subproblem_matches_reference(void)
+/* Every subproblem is a valid split: w/d tuples of E keys, ceil(E/2d)*w of them from A (the kit's
+   assembly checks that). Whether it is the worst is the theorem test's business, and the grader's,
+   which pairs it with the reference order. */
+static void test_subproblem_is_a_split(void)
 {
     kit_not_implemented_reset();
     for (int x = 0; x < NWS; x++)
         for (int E = 2; E <= WS[x]; E++) {
-            int w = WS[x], a[64], b[64], ra[64], rb[64];
-            int n = worst_subproblem(w, E, a, b), rn = kit_worst_subproblem(w, E, ra, rb);
+            int w = WS[x], a[64], b[64];
+            kit_worst_split T[64];
+            char err[200];
+            int n = worst_subproblem(w, E, a, b);
             if (skeleton_reached())
                 return;
-            if (n != rn) {
-                kit_test_fail(__FILE__, __LINE__, "w = %d, E = %d: %d tuples, expected w/d = %d", w, E, n, rn);
+            if (kit_worst_warp_from(w, E, 1, a, b, n, worst_order, T, err, sizeof err) != 0) {
+                kit_test_fail(__FILE__, __LINE__, "w = %d, E = %d: %s", w, E, err);
                 return;
             }
-            for (int i = 0; i < n; i++)
-                if (a[i] != ra[i] || b[i] != rb[i]) {
-                    kit_test_fail(__FILE__, __LINE__, "w = %d, E = %d, tuple %d: expected (%d, %d), got (%d, %d)", w, E, i, ra[i],
-                                  rb[i], a[i], b[i]);
-                    return;
-                }
         }
     int a[8], b[8];
     KIT_ASSERT_MSG(worst_subproblem(8, 9, a, b) == -1 && worst_subproblem(8, 1, a, b) == -1, "E > w and E = 1 must give -1");
-}
-
-static void test_order_matches_reference(void)
-{
-    kit_not_implemented_reset();
-    for (int x = 0; x < NWS; x++)
-        for (int E = 2; E <= WS[x]; E++)
-            for (int na = 0; na <= E; na++)
-                for (int aw = 0; aw < 2 * WS[x]; aw += 3) {
-                    int w = WS[x], bw = 5 * w + 2 * aw + 1;
-                    int got = worst_order(w, E, aw, bw, na, E - na), want = kit_worst_order(w, E, aw, bw, na, E - na);
-                    if (skeleton_reached())
-                        return;
-                    if ((got != 0) != (want != 0)) {
-                        kit_test_fail(__FILE__, __LINE__, "w = %d, E = %d, %d keys of A from word %d, %d of B from word %d: "
-                                      "expected %s first", w, E, na, aw, E - na, bw, want ? "A" : "B");
-                        return;
-                    }
-                }
 }
 
 /* The lab's goal: with both of your functions, one warp's merge round costs at least the theorem. */
@@ -87,7 +67,7 @@ static void test_warp_meets_theorem(void)
             kit_worst_split T[64];
             kit_bank_count c;
             char err[200];
-            int rc = lab08_warp(w, E, LAB08_BOTH, T, err, sizeof err);
+            int rc = lab08_warp(w, E, T, err, sizeof err);
             if (skeleton_reached())
                 return;
             rc = rc ? rc : kit_worst_warp_count(w, E, T, &c, err, sizeof err);
@@ -116,7 +96,7 @@ static void test_measured_merge(void)
         kit_worst_split T[32];
         kit_bank_count c;
         char err[200];
-        int rc = lab08_warp(32, E, LAB08_BOTH, T, err, sizeof err);
+        int rc = lab08_warp(32, E, T, err, sizeof err);
         if (skeleton_reached())
             return;
         rc = rc ? rc : kit_worst_warp_count(32, E, T, &c, err, sizeof err);
@@ -151,9 +131,7 @@ static void register_tests(void)
 {
     CU_pSuite s = kit_test_suite("lab08 worst_subproblem");
     kit_test_add(s, "SPAA 2025 Fig. 4: w = 12, E = 5", test_subproblem_fig4);
-    kit_test_add(s, "the kit's sequence T for w in 4 8 12 16 32 64, 1 < E <= w", test_subproblem_matches_reference);
-    CU_pSuite o = kit_test_suite("lab08 worst_order");
-    kit_test_add(o, "the kit's order on many splits", test_order_matches_reference);
+    kit_test_add(s, "a valid split for w in 4 8 12 16 32 64, 1 < E <= w", test_subproblem_is_a_split);
     CU_pSuite warp = kit_test_suite("lab08 one warp in the simulator");
     kit_test_add(warp, "cost >= the theorem for w in 4 8 12 16 32 64, 1 < E <= w", test_warp_meets_theorem);
     CU_pSuite d = kit_test_suite("lab08 the measured merge");

@@ -113,10 +113,8 @@ static int check_pair(int u, int n_a, int n_b, kit_gen gen, uint64_t seed)
     int half = u * E / 2, total = n_a + n_b;
     kit_kv32 *A = (kit_kv32 *)kit_xmalloc((size_t)half * sizeof(kit_kv32) + 1),
              *B = (kit_kv32 *)kit_xmalloc((size_t)half * sizeof(kit_kv32) + 1),
-             *C = (kit_kv32 *)kit_xmalloc((size_t)u * E * sizeof(kit_kv32) + 1),
-             *want = (kit_kv32 *)kit_xmalloc((size_t)u * E * sizeof(kit_kv32) + 1);
+             *C = (kit_kv32 *)kit_xmalloc((size_t)u * E * sizeof(kit_kv32) + 1);
     kit_gen_merge_input(KIT_TYPE_KV32, A, (size_t)n_a, B, (size_t)n_b, gen, seed);
-    kit_merge_ref(KIT_TYPE_KV32, A, (size_t)n_a, B, (size_t)n_b, want);
     kit_kv32 *d_A = (kit_kv32 *)kit_device_copy(A, (size_t)n_a * sizeof(kit_kv32) + 1),
              *d_B = (kit_kv32 *)kit_device_copy(B, (size_t)n_b * sizeof(kit_kv32) + 1), *d_C;
     CUDA_CHECK(cudaMalloc(&d_C, (size_t)u * E * sizeof(kit_kv32) + 1));
@@ -135,7 +133,7 @@ static int check_pair(int u, int n_a, int n_b, kit_gen gen, uint64_t seed)
            has recorded the variant's task if nothing more precise was) */
         kit_test_fail(__FILE__, __LINE__, "not implemented: %s", kit_not_implemented_task());
         bad = 1;
-    } else if (kit_verify(KIT_TYPE_KV32, want, C, (size_t)total, msg, sizeof msg) >= 0) {
+    } else if (kit_check_merge(KIT_TYPE_KV32, A, (size_t)n_a, B, (size_t)n_b, C, msg, sizeof msg) >= 0) {
         kit_test_fail(__FILE__, __LINE__, "%s, E=%d, u=%d, |A|=%d, |B|=%d, %s: %s", lab09_variant_name(V), E, u, n_a, n_b,
                       kit_gen_name(gen), msg);
         bad = 1;
@@ -146,7 +144,6 @@ static int check_pair(int u, int n_a, int n_b, kit_gen gen, uint64_t seed)
     free(A);
     free(B);
     free(C);
-    free(want);
     return bad;
 }
 
@@ -273,15 +270,14 @@ static void test_register_merge(void)
         return;
 }
 
-/* Sorts n keys with cfg and compares with kit_stable_sort (kv32 values tag the input position); 0 if right. */
+/* Sorts n keys with cfg and checks the output is their stable sort (kv32 values tag the input position); 0 if right. */
 static int check_sort(kit_type t, int n, lab09_cfg c, kit_gen gen, uint64_t seed)
 {
     size_t size = kit_type_size(t), guard = KIT_GUARD_ELEMS * size;
-    void *keys = kit_xmalloc((size_t)n * size + 1), *want = kit_xmalloc((size_t)n * size + 1);
+    void *keys = kit_xmalloc((size_t)n * size + 1), *input = kit_xmalloc((size_t)n * size + 1);
     unsigned char *guards = (unsigned char *)kit_xmalloc(2 * guard);
     kit_gen_array(t, keys, (size_t)n, gen, seed);
-    memcpy(want, keys, (size_t)n * size);
-    kit_stable_sort(t, want, (size_t)n);
+    memcpy(input, keys, (size_t)n * size);
     char msg[200];
     int rc = lab09_run_guarded(t, keys, n, c, guard, guards, msg, sizeof msg), bad = 1;
     if (rc == 1) {
@@ -289,7 +285,7 @@ static int check_sort(kit_type t, int n, lab09_cfg c, kit_gen gen, uint64_t seed
                       kit_not_implemented_task() ? kit_not_implemented_task() : lab09_task(c.variant));
     } else if (rc != 0) {
         kit_test_fail(__FILE__, __LINE__, "%s", msg);
-    } else if (kit_verify(t, want, keys, (size_t)n, msg, sizeof msg) >= 0) {
+    } else if (kit_check_sort(t, input, keys, (size_t)n, msg, sizeof msg) >= 0) {
         kit_test_fail(__FILE__, __LINE__, "%s E=%d u=%d %s n=%d %s: %s", lab09_variant_name(c.variant), c.E, c.u,
                       kit_type_name(t), n, kit_gen_name(gen), msg);
     } else {
@@ -302,7 +298,7 @@ static int check_sort(kit_type t, int n, lab09_cfg c, kit_gen gen, uint64_t seed
             }
     }
     free(keys);
-    free(want);
+    free(input);
     free(guards);
     return bad;
 }
@@ -438,15 +434,11 @@ static void test_serial_probe(void)
         for (int r = 0; r < rounds; r++) {
             int run = (2 << r) * c.E;
             for (int x = 0; x < tile; x += run) {
-                int32_t *want = (int32_t *)kit_xmalloc(run * sizeof(int32_t));
-                memcpy(want, keys + x, run * sizeof(int32_t));
-                kit_stable_sort(KIT_TYPE_I32, want, (size_t)run);
-                if (kit_verify(KIT_TYPE_I32, want, out + (size_t)r * tile + x, (size_t)run, msg, sizeof msg) >= 0) {
+                if (kit_check_sort(KIT_TYPE_I32, keys + x, out + (size_t)r * tile + x, (size_t)run, msg, sizeof msg) >= 0) {
                     kit_test_fail(__FILE__, __LINE__, "round %d, run at %d: %s", r, x, msg);
                     r = rounds;
                     x = tile;
                 }
-                free(want);
             }
         }
         long long sorted = gather_conflicts(KIT_TYPE_I32, c, tile, KIT_GEN_SORTED);
