@@ -154,9 +154,9 @@ long long kit_check_sort(kit_type t, const void *in, const void *out, size_t n, 
         size_t s = key_bound(t, out, n, x, 0), at = s + taken[s];
         if (at >= n || kit_key_at(t, out, at) != x) {
             kit_format_elem(t, in, i, e, sizeof e);
-            say(msg, msglen, "input element %zu (%s) has no place in the output: key %" PRId64 " appears fewer times there",
-                i, e, x);
             bad = (long long)(at < n ? at : s);
+            say(msg, msglen, "index %lld: input element %zu (%s) has no place: key %" PRId64 " appears fewer times in the output",
+                bad, i, e, x);
         } else if (memcmp(elem(out, at, size), elem(in, i, size), size) != 0) {
             kit_format_elem(t, in, i, e, sizeof e);
             kit_format_elem(t, out, at, g, sizeof g);

@@ -114,7 +114,7 @@ static void judge_sort(const spec_test *t, const void *A, const void *C, check_r
 {
     char msg[200];
     if (kit_check_sort(t->type, A, C, (size_t)t->m, msg, sizeof msg) >= 0)
-        set(out, V_WRONG, "wrong output: %s", msg);
+        set(out, V_WRONG, "wrong output at %s", msg);
     else
         set(out, V_PASS, "%s", "pass");
 }

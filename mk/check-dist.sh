@@ -51,6 +51,36 @@ else
     bad "control: the leak check misses a planted solution file"
 fi
 
+# Behaviour as well as text: a lab file that calls anything of the instructor-only library
+# (libkitref, the reference answers) does not link in the student kit. Lab 1's skeleton, plus a
+# table of every function libkitref defines, is built there; the link must fail on each of them.
+# Control: the same object links once libkitref is added, so the failure is about those symbols.
+syms=$(nm --defined-only -g "$build/libkitref.a" 2>/dev/null | awk '$2 == "T" {print $3}' | sort -u)
+if [ "$(echo "$syms" | grep -c .)" -ge 10 ]; then ok "$(echo "$syms" | grep -c .) functions in libkitref to borrow"; else bad "libkitref defines too few functions: $syms"; fi
+lab1="$root/labs/01-sequential-merge/merge_sequential.cuh"
+{
+    cat "$lab1"
+    for f in $syms; do echo "extern \"C\" void $f(void);"; done
+    echo "void (*const kit_borrowed[])(void) = {"
+    for f in $syms; do echo "    $f,"; done
+    echo "};"
+} >"$work/borrow.cuh" && mv "$work/borrow.cuh" "$lab1"
+obj=build/labs/student-cpu/01-sequential-merge/driver.o
+if make -C "$root" --no-print-directory "$obj" build/libkitcpu.a >"$work/borrow-build.log" 2>&1; then
+    if g++ "$root/$obj" "$root/build/libkitcpu.a" -o "$work/borrow" >"$work/borrow-link.log" 2>&1; then
+        bad "a lab file calling libkitref links in the student kit"
+    else
+        missing=0
+        for f in $syms; do grep -q "undefined reference to \`$f'" "$work/borrow-link.log" || missing=$((missing + 1)); done
+        [ "$missing" = 0 ] && ok "a lab file calling any of libkitref's functions does not link in the student kit" ||
+            bad "$missing libkitref functions were not reported undefined (see $work/borrow-link.log)"
+    fi
+    g++ "$root/$obj" "$build/libkitref.a" "$root/build/libkitcpu.a" -o "$work/borrow" >/dev/null 2>&1 &&
+        ok "control: the same object links with libkitref" || bad "control: the borrowing object does not link even with libkitref"
+else
+    bad "could not build lab 1's runner in the student kit (see $work/borrow-build.log)"
+fi
+
 # ---- Gradescope zip
 if zipfile=$(bash mk/dist-gradescope.sh "$work" 2>"$work/gs.err"); then
     ok "make dist-gradescope builds $zipfile"

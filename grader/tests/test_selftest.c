@@ -470,8 +470,9 @@ static void test_batch_resume(void)
         execv(argv[0], argv);
         _exit(127);
     }
-    /* wait until two students are in (header + 2 lines), then let the third run a moment and interrupt */
-    for (int i = 0; i < 600 && file_lines(gb) < 3; i++) {
+    /* wait until two students are in (header + 2 lines), then let the third run a moment and interrupt;
+       up to 5 minutes, for a loaded machine */
+    for (int i = 0; i < 3000 && file_lines(gb) < 3; i++) {
         struct timespec nap = {0, 100 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }

@@ -3,6 +3,7 @@
 #define LAB07_HARNESS_CUH
 
 #include "cf_merge.cuh"
+#include "co_rank.cuh" /* lab 2: the measured tile's co-ranks */
 #include "kit_merge_run.cuh"
 
 /* Launches cf_merge_kernel<T, E> for the E in cfg.tile, trying E = LO .. 32 in turn. */
