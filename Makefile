@@ -304,7 +304,7 @@ check:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT_CPU) $(if $(shell nvidia-smi -L 2>/dev/null),$(LIBKIT))
+	@$(MAKE) -s --no-print-directory $(GRADER) $(LIBKIT_CPU) $(if $(shell nvidia-smi -L 2>/dev/null),$(LIBKIT))
 	$(Q)KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
 
 run:
