@@ -150,6 +150,129 @@ static int parse_int(const char *s, int lo, int hi, int *out)
     return 0;
 }
 
+/* A flag without a value: sets it and returns 1; 0 when `a` is no such flag. */
+static int parse_flag(options *o, const char *a)
+{
+    int *flag = strcmp(a, "--keep") == 0       ? &o->keep
+                : strcmp(a, "--force") == 0    ? &o->force
+                : strcmp(a, "--sanitize") == 0 ? &o->sanitize
+                : strcmp(a, "--public") == 0   ? &o->public_only
+                : strcmp(a, "--brief") == 0    ? &o->brief
+                                               : NULL;
+    if (flag)
+        *flag = 1;
+    return flag != NULL;
+}
+
+/* An option with a value v: sets it and returns 0, or -1 after saying what is wrong. */
+static int parse_value(options *o, const char *a, const char *v)
+{
+    const struct {
+        const char *name;
+        const char **to;
+    } texts[] = {{"--kit", &o->kit}, {"--submission", &o->submission}, {"--test", &o->test}, {"--tsv", &o->tsv},
+                 {"--json", &o->json}, {"--gradescope", &o->gradescope}, {"--junit", &o->junit},
+                 {"--batch", &o->batch}, {"--gradebook", &o->gradebook}, {"--reports", &o->reports},
+                 {"--out", &o->out}, {"--gather", &o->gather}, {"--nvcc", &o->nvcc}, {"--nvcc-flags", &o->nvcc_flags},
+                 {"--libkit", &o->libkit}, {"--libkit-cpu", &o->libkit_cpu}, {"--cxx", &o->cxx},
+                 {"--mode", &o->mode}, {"--work", &o->work}, {"--sandbox-user", &o->sandbox_user},
+                 {"--calibrate", &o->calibrate}, {"--ncu", &o->ncu}};
+    const struct {
+        const char *name;
+        int *to, lo, hi;
+    } ints[] = {{"--timeout", &o->timeout_s, 1, 3600}, {"--compile-timeout", &o->compile_timeout_s, 1, 7200},
+                {"--nproc", &o->nproc, 1, 100000}, {"--memory", &o->memory_mib, 64, 1 << 20}};
+    int bad = -1, percent = -1; /* bad -1: no such option */
+    for (size_t i = 0; bad < 0 && i < sizeof texts / sizeof texts[0]; i++)
+        if (strcmp(a, texts[i].name) == 0) {
+            *texts[i].to = v;
+            bad = 0;
+        }
+    for (size_t i = 0; bad < 0 && i < sizeof ints / sizeof ints[0]; i++)
+        if (strcmp(a, ints[i].name) == 0)
+            bad = parse_int(v, ints[i].lo, ints[i].hi, ints[i].to) != 0;
+    char why[200];
+    if (strcmp(a, "--lab") == 0) {
+        bad = o->nlabs == MAX_LABS;
+        if (!bad)
+            o->labs[o->nlabs++] = v;
+    } else if (strcmp(a, "--expect") == 0) {
+        bad = parse_int(v, 0, 100, &percent) != 0;
+        o->expect = percent;
+    } else if (strcmp(a, "--shard") == 0) {
+        if (shard_parse(v, &o->shard, why, sizeof why) != 0) {
+            fprintf(stderr, "grader: %s\n", why);
+            return -1;
+        }
+        bad = 0;
+    } else if (strcmp(a, "--mode") == 0) { /* kept as a text above */
+        bad = strcmp(v, "gpu") != 0 && strcmp(v, "cpu") != 0 && strcmp(v, "auto") != 0;
+    } else if (strcmp(a, "--test") == 0) {
+        o->public_only = 1; /* a hidden test can be neither run nor named */
+    }
+    if (bad < 0)
+        fprintf(stderr, "grader: unknown option %s (try --help)\n", a);
+    else if (bad)
+        fprintf(stderr, "grader: bad value '%s' for %s\n", v, a);
+    return bad ? -1 : 0;
+}
+
+/* Refuses options that do not go together; returns 0 or -1 after saying why. */
+static int check_combinations(const options *o)
+{
+    const char *why = NULL;
+    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->expect >= 0))
+        why = "--batch grades many submissions into a gradebook; it does not go with --submission, --tsv, --json, "
+              "--gradescope, --junit or --expect";
+    else if ((o->batch || o->gather) && (o->public_only || o->brief))
+        why = "--public, --test and --brief grade one submission; they do not go with --batch or --gather";
+    else if (!o->batch && !o->gather && (o->gradebook || o->force || o->reports))
+        why = "--gradebook, --force and --reports go with --batch";
+    else if ((o->shard.n || o->out) && (!o->batch || !o->out || o->gather || o->gradebook || o->force || o->reports))
+        why = "--shard K/N goes with --batch DIR and --out DIR (not --gradebook, --force, --reports or --gather): "
+              "each student's results go to files, and --gather makes the gradebook";
+    else if (o->gather && (o->force || o->reports))
+        why = "--gather goes with --gradebook and --batch only";
+    if (why)
+        fprintf(stderr, "grader: %s\n", why);
+    return why ? -1 : 0;
+}
+
+/*
+ * As root: who compiles and runs submissions. By default a user id of this grader's own; else
+ * --sandbox-user's name or number; "root" stays root. Returns 0, or -1 after saying why.
+ */
+static int pick_sandbox_user(options *o)
+{
+    if (geteuid() != 0 || (o->sandbox_user && strcmp(o->sandbox_user, "root") == 0))
+        return 0;
+    if (!o->sandbox_user) {
+        static char name[32];
+        char why[200];
+        if (sb_uid_acquire(&o->uid, why, sizeof why) != 0) {
+            fprintf(stderr, "grader: no user id of its own for this grader: %s; name a user with --sandbox-user\n", why);
+            return -1;
+        }
+        o->gid = o->uid;
+        snprintf(name, sizeof name, "uid %u", o->uid);
+        o->sandbox_user = name;
+        return 0;
+    }
+    struct passwd *pw = getpwnam(o->sandbox_user);
+    int uid;
+    if (pw) {
+        o->uid = pw->pw_uid;
+        o->gid = pw->pw_gid;
+    } else if (parse_int(o->sandbox_user, 1, 1 << 30, &uid) == 0) {
+        o->uid = o->gid = (unsigned)uid;
+    } else {
+        fprintf(stderr, "grader: no user '%s' to run submissions as; name one with --sandbox-user "
+                        "(a user name or number)\n", o->sandbox_user);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_options(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
@@ -165,157 +288,27 @@ static int parse_options(int argc, char **argv, options *o)
     o->sandbox_user = NULL; /* a user id of this grader's own */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0;
         if (strcmp(a, "--help") == 0) {
             usage(stdout, argv[0]);
             exit(0);
-        } else if (strcmp(a, "--keep") == 0) {
-            o->keep = 1;
+        }
+        if (parse_flag(o, a))
             continue;
-        } else if (strcmp(a, "--force") == 0) {
-            o->force = 1;
-            continue;
-        } else if (strcmp(a, "--sanitize") == 0) {
-            o->sanitize = 1;
-            continue;
-        } else if (strcmp(a, "--public") == 0) {
-            o->public_only = 1;
-            continue;
-        } else if (strcmp(a, "--brief") == 0) {
-            o->brief = 1;
-            continue;
-        } else if (!v) {
+        if (!v) {
             fprintf(stderr, "grader: %s needs a value (try --help)\n", a);
             return -1;
-        } else if (strcmp(a, "--kit") == 0) {
-            o->kit = v;
-        } else if (strcmp(a, "--submission") == 0) {
-            o->submission = v;
-        } else if (strcmp(a, "--lab") == 0) {
-            bad = o->nlabs == MAX_LABS;
-            if (!bad)
-                o->labs[o->nlabs++] = v;
-        } else if (strcmp(a, "--test") == 0) {
-            o->test = v;
-            o->public_only = 1;
-        } else if (strcmp(a, "--tsv") == 0) {
-            o->tsv = v;
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = v;
-        } else if (strcmp(a, "--gradescope") == 0) {
-            o->gradescope = v;
-        } else if (strcmp(a, "--junit") == 0) {
-            o->junit = v;
-        } else if (strcmp(a, "--batch") == 0) {
-            o->batch = v;
-        } else if (strcmp(a, "--gradebook") == 0) {
-            o->gradebook = v;
-        } else if (strcmp(a, "--reports") == 0) {
-            o->reports = v;
-        } else if (strcmp(a, "--shard") == 0) {
-            char why[200];
-            if (shard_parse(v, &o->shard, why, sizeof why) != 0) {
-                fprintf(stderr, "grader: %s\n", why);
-                return -1;
-            }
-        } else if (strcmp(a, "--out") == 0) {
-            o->out = v;
-        } else if (strcmp(a, "--gather") == 0) {
-            o->gather = v;
-        } else if (strcmp(a, "--expect") == 0) {
-            int p;
-            bad = parse_int(v, 0, 100, &p);
-            o->expect = p;
-        } else if (strcmp(a, "--timeout") == 0) {
-            bad = parse_int(v, 1, 3600, &o->timeout_s);
-        } else if (strcmp(a, "--compile-timeout") == 0) {
-            bad = parse_int(v, 1, 7200, &o->compile_timeout_s);
-        } else if (strcmp(a, "--nvcc") == 0) {
-            o->nvcc = v;
-        } else if (strcmp(a, "--nvcc-flags") == 0) {
-            o->nvcc_flags = v;
-        } else if (strcmp(a, "--libkit") == 0) {
-            o->libkit = v;
-        } else if (strcmp(a, "--libkit-cpu") == 0) {
-            o->libkit_cpu = v;
-        } else if (strcmp(a, "--cxx") == 0) {
-            o->cxx = v;
-        } else if (strcmp(a, "--mode") == 0) {
-            bad = strcmp(v, "gpu") != 0 && strcmp(v, "cpu") != 0 && strcmp(v, "auto") != 0;
-            o->mode = v;
-        } else if (strcmp(a, "--work") == 0) {
-            o->work = v;
-        } else if (strcmp(a, "--nproc") == 0) {
-            bad = parse_int(v, 1, 100000, &o->nproc);
-        } else if (strcmp(a, "--memory") == 0) {
-            bad = parse_int(v, 64, 1 << 20, &o->memory_mib);
-        } else if (strcmp(a, "--sandbox-user") == 0) {
-            o->sandbox_user = v;
-        } else if (strcmp(a, "--calibrate") == 0) {
-            o->calibrate = v;
-        } else if (strcmp(a, "--ncu") == 0) {
-            o->ncu = v;
-        } else {
-            fprintf(stderr, "grader: unknown option %s (try --help)\n", a);
-            return -1;
         }
-        if (bad) {
-            fprintf(stderr, "grader: bad value '%s' for %s\n", v, a);
+        if (parse_value(o, a, v) != 0)
             return -1;
-        }
         i++;
     }
-    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->expect >= 0)) {
-        fprintf(stderr, "grader: --batch grades many submissions into a gradebook; it does not go with --submission, "
-                        "--tsv, --json, --gradescope, --junit or --expect\n");
+    if (check_combinations(o) != 0)
         return -1;
-    }
-    if ((o->batch || o->gather) && (o->public_only || o->brief)) {
-        fprintf(stderr, "grader: --public, --test and --brief grade one submission; they do not go with --batch or --gather\n");
-        return -1;
-    }
-    if (!o->batch && !o->gather && (o->gradebook || o->force || o->reports)) {
-        fprintf(stderr, "grader: --gradebook, --force and --reports go with --batch\n");
-        return -1;
-    }
-    if ((o->shard.n || o->out) && (!o->batch || !o->out || o->gather || o->gradebook || o->force || o->reports)) {
-        fprintf(stderr, "grader: --shard K/N goes with --batch DIR and --out DIR (not --gradebook, --force, --reports "
-                        "or --gather): each student's results go to files, and --gather makes the gradebook\n");
-        return -1;
-    }
-    if (o->gather && (o->force || o->reports)) {
-        fprintf(stderr, "grader: --gather goes with --gradebook and --batch only\n");
-        return -1;
-    }
     if (o->out && !o->shard.n)
         o->shard = (shard_spec){0, 1}; /* --out alone: every student */
     if (!o->gradebook)
         o->gradebook = "gradebook.csv";
-    if (geteuid() == 0 && !o->sandbox_user) {
-        static char name[32];
-        char why[200];
-        if (sb_uid_acquire(&o->uid, why, sizeof why) != 0) {
-            fprintf(stderr, "grader: no user id of its own for this grader: %s; name a user with --sandbox-user\n", why);
-            return -1;
-        }
-        o->gid = o->uid;
-        snprintf(name, sizeof name, "uid %u", o->uid);
-        o->sandbox_user = name;
-    } else if (geteuid() == 0 && strcmp(o->sandbox_user, "root") != 0) {
-        struct passwd *pw = getpwnam(o->sandbox_user);
-        int uid;
-        if (pw) {
-            o->uid = pw->pw_uid;
-            o->gid = pw->pw_gid;
-        } else if (parse_int(o->sandbox_user, 1, 1 << 30, &uid) == 0) {
-            o->uid = o->gid = (unsigned)uid;
-        } else {
-            fprintf(stderr, "grader: no user '%s' to run submissions as; name one with --sandbox-user "
-                            "(a user name or number)\n", o->sandbox_user);
-            return -1;
-        }
-    }
-    return 0;
+    return pick_sandbox_user(o);
 }
 
 /*
@@ -974,6 +967,145 @@ static int write_reports(const options *o, const grade_report *rep)
     return rc;
 }
 
+/*
+ * Makes the options' paths absolute (the compiler runs inside the scratch folder) and fills in the
+ * defaults under the kit; `shown` gets the submission as the user named it. Returns 0, or -1 after
+ * saying what is missing.
+ */
+static int resolve_paths(options *o, const char **shown)
+{
+    static char kit[4096], sub[4096], sub_default[4096], lib[4096], libcpu[4096], work[4096];
+    if (!realpath(o->kit, kit)) {
+        fprintf(stderr, "grader: kit folder %s: %s\n", o->kit, strerror(errno));
+        return -1;
+    }
+    o->kit = kit;
+    if (!o->submission) {
+        fmt(sub_default, sizeof sub_default, "%s/solutions", o->kit);
+        o->submission = sub_default;
+    }
+    if (!o->libkit) {
+        fmt(lib, sizeof lib, "%s/build/libkit.a", o->kit);
+        o->libkit = lib;
+    }
+    if (!o->libkit_cpu) {
+        fmt(libcpu, sizeof libcpu, "%s/build/libkitcpu.a", o->kit);
+        o->libkit_cpu = libcpu;
+    }
+    if (!o->work) {
+        fmt(work, sizeof work, "%s/build/grade", o->kit);
+        o->work = work;
+    }
+    struct stat st;
+    if (!o->batch && (stat(o->submission, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(o->submission, sub))) {
+        fprintf(stderr, "grader: submission folder %s does not exist\n", o->submission);
+        return -1;
+    }
+    *shown = o->submission;
+    o->submission = sub;
+    return 0;
+}
+
+/* The mode's compiler (g++ or nvcc), and g++ for the source check in o->cxx_path; NULL after saying which is missing. */
+static const char *find_compilers(options *o, int cpu)
+{
+    static char compiler_buf[4096], cxx_buf[4096];
+    const char *compiler = cpu ? find_tool(o->cxx, NULL, compiler_buf, sizeof compiler_buf)
+                               : find_tool(o->nvcc ? o->nvcc : "nvcc", o->nvcc ? NULL : "/usr/local/cuda/bin/nvcc",
+                                           compiler_buf, sizeof compiler_buf);
+    if (!compiler) {
+        fprintf(stderr, "grader: %s not found; %s\n", cpu ? o->cxx : o->nvcc ? o->nvcc : "nvcc",
+                cpu ? "install g++ or pass --cxx PATH" : "install the CUDA Toolkit or pass --nvcc PATH");
+        return NULL;
+    }
+    if (!(o->cxx_path = find_tool(o->cxx, NULL, cxx_buf, sizeof cxx_buf))) { /* the source check preprocesses with it */
+        fprintf(stderr, "grader: %s not found; install g++ or pass --cxx PATH\n", o->cxx);
+        return NULL;
+    }
+    return compiler;
+}
+
+/*
+ * Finds the mode's kit library (into libkit_abs), makes the work folder, sets the sandbox policy and,
+ * as root, checks that the sandbox user can reach what it needs. Returns 0, or -1 after saying why.
+ */
+static int prepare_work(options *o, int cpu, char *libkit_abs)
+{
+    static char work_abs[4096];
+    if (!realpath(cpu ? o->libkit_cpu : o->libkit, libkit_abs)) {
+        fprintf(stderr, "grader: kit library %s not found; run make first\n", cpu ? o->libkit_cpu : o->libkit);
+        return -1;
+    }
+    mkdir(o->work, 0755);
+    if (!realpath(o->work, work_abs)) {
+        fprintf(stderr, "grader: cannot use work folder %s: %s\n", o->work, strerror(errno));
+        return -1;
+    }
+    o->work = work_abs;
+    set_policy(o);
+    say(o, "%s\n", sb_isolation_report());
+    /* As root, the compiler and the runners run as the sandbox user: it must reach the kit and the work folder. */
+    const char *reach[] = {o->work, o->kit, libkit_abs};
+    for (int r = 0; o->uid && r < 3; r++) {
+        char blocker[4096];
+        if (sandbox_can_reach(reach[r], blocker, sizeof blocker) != 0) {
+            fprintf(stderr, "grader: the sandbox user (%s) cannot use %s: others may not pass or read %s; chmod "
+                            "o+x (a folder) or o+r (a file), or move the kit (or --work) somewhere it can\n",
+                    o->sandbox_user, reach[r], blocker);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The kit's lab folders into names; returns how many, or -1 after saying that none is there or selected. */
+static int find_labs(const options *o, char names[][64])
+{
+    int nlabs = discover_labs(o->kit, names, MAX_LABS), selected = 0;
+    if (nlabs <= 0) {
+        fprintf(stderr, "grader: no labs with a grading.spec under %s/labs\n", o->kit);
+        return -1;
+    }
+    for (int l = 0; l < nlabs; l++)
+        selected += lab_selected(o, names[l]);
+    if (selected == 0) {
+        fprintf(stderr, "grader: no lab matches the --lab selection\n");
+        return -1;
+    }
+    return nlabs;
+}
+
+/*
+ * Grades the one submission and reports it: the table (or make check's lines with --brief) and the
+ * files asked for. Returns the exit status: 2 when a file could not be written, 1 below --expect
+ * (with --brief: when a test failed), else 0.
+ */
+static int grade_one(const grading *g, const char *shown)
+{
+    const options *o = g->o;
+    if (!o->brief) {
+        fputs("Grading ", stdout);
+        report_put_clean(stdout, shown);
+        printf(" (runners built %s)\n",
+               g->cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");
+    }
+    static grade_report rep;
+    grade_submission(g, o->submission, shown, &rep);
+    if (o->brief) {
+        int failed = report_brief(stdout, &rep, g->cpu && !gpu_present() ? "no GPU here: CPU build only" : NULL);
+        return write_reports(o, &rep) != 0 ? 2 : failed;
+    }
+    report_table(stdout, &rep);
+    if (write_reports(o, &rep) != 0)
+        return 2;
+    double percent = report_percent(&rep);
+    if (o->expect >= 0 && percent + 1e-9 < o->expect) {
+        fprintf(stderr, "grader: score %.1f%% is below the expected %.0f%%\n", percent, o->expect);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -983,89 +1115,13 @@ int main(int argc, char **argv)
     if (o.gather) /* merging result files needs no compiler, library or GPU */
         return shard_gather(o.gather, o.batch, o.gradebook);
     sb_kill_on_signal();
-    char kit_abs[4096], sub_abs[4096];
-    if (!realpath(o.kit, kit_abs)) {
-        fprintf(stderr, "grader: kit folder %s: %s\n", o.kit, strerror(errno));
-        return 2;
-    }
-    o.kit = kit_abs; /* the compiler runs inside the scratch folder, so every path must be absolute */
-    char sub_default[4096], lib_default[4096], libcpu_default[4096], work_default[4096], nvcc_buf[4096];
-    if (!o.submission) {
-        fmt(sub_default, sizeof sub_default, "%s/solutions", o.kit);
-        o.submission = sub_default;
-    }
-    if (!o.libkit) {
-        fmt(lib_default, sizeof lib_default, "%s/build/libkit.a", o.kit);
-        o.libkit = lib_default;
-    }
-    if (!o.libkit_cpu) {
-        fmt(libcpu_default, sizeof libcpu_default, "%s/build/libkitcpu.a", o.kit);
-        o.libkit_cpu = libcpu_default;
-    }
-    if (!o.work) {
-        fmt(work_default, sizeof work_default, "%s/build/grade", o.kit);
-        o.work = work_default;
-    }
-    struct stat st;
-    if (!o.batch && (stat(o.submission, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(o.submission, sub_abs))) {
-        fprintf(stderr, "grader: submission folder %s does not exist\n", o.submission);
-        return 2;
-    }
-    const char *shown = o.submission;
-    o.submission = sub_abs;
+    const char *shown, *compiler;
     int cpu = strcmp(o.mode, "cpu") == 0 || (strcmp(o.mode, "auto") == 0 && !gpu_present());
-    const char *compiler = cpu ? find_tool(o.cxx, NULL, nvcc_buf, sizeof nvcc_buf)
-                               : find_tool(o.nvcc ? o.nvcc : "nvcc", o.nvcc ? NULL : "/usr/local/cuda/bin/nvcc",
-                                           nvcc_buf, sizeof nvcc_buf);
-    if (!compiler) {
-        fprintf(stderr, "grader: %s not found; %s\n", cpu ? o.cxx : o.nvcc ? o.nvcc : "nvcc",
-                cpu ? "install g++ or pass --cxx PATH" : "install the CUDA Toolkit or pass --nvcc PATH");
+    static char names[MAX_LABS][64], libkit_abs[4096];
+    int nlabs;
+    if (resolve_paths(&o, &shown) != 0 || !(compiler = find_compilers(&o, cpu)) ||
+        prepare_work(&o, cpu, libkit_abs) != 0 || (nlabs = find_labs(&o, names)) < 0)
         return 2;
-    }
-    char cxx_buf[4096];
-    if (!(o.cxx_path = find_tool(o.cxx, NULL, cxx_buf, sizeof cxx_buf))) { /* the source check preprocesses with it */
-        fprintf(stderr, "grader: %s not found; install g++ or pass --cxx PATH\n", o.cxx);
-        return 2;
-    }
-
-    char libkit_abs[4096], work_abs[4096];
-    if (!realpath(cpu ? o.libkit_cpu : o.libkit, libkit_abs)) {
-        fprintf(stderr, "grader: kit library %s not found; run make first\n", cpu ? o.libkit_cpu : o.libkit);
-        return 2;
-    }
-    mkdir(o.work, 0755);
-    if (!realpath(o.work, work_abs)) {
-        fprintf(stderr, "grader: cannot use work folder %s: %s\n", o.work, strerror(errno));
-        return 2;
-    }
-    o.work = work_abs;
-    set_policy(&o);
-    say(&o, "%s\n", sb_isolation_report());
-    /* As root, the compiler and the runners run as the sandbox user: it must reach the kit and the work folder. */
-    const char *reach[] = {o.work, o.kit, libkit_abs};
-    for (int r = 0; o.uid && r < 3; r++) {
-        char blocker[4096];
-        if (sandbox_can_reach(reach[r], blocker, sizeof blocker) != 0) {
-            fprintf(stderr, "grader: the sandbox user (%s) cannot use %s: others may not pass or read %s; chmod "
-                            "o+x (a folder) or o+r (a file), or move the kit (or --work) somewhere it can\n",
-                    o.sandbox_user, reach[r], blocker);
-            return 2;
-        }
-    }
-
-    static char names[MAX_LABS][64];
-    int nlabs = discover_labs(o.kit, names, MAX_LABS);
-    if (nlabs <= 0) {
-        fprintf(stderr, "grader: no labs with a grading.spec under %s/labs\n", o.kit);
-        return 2;
-    }
-    int selected = 0;
-    for (int l = 0; l < nlabs; l++)
-        selected += lab_selected(&o, names[l]);
-    if (selected == 0) {
-        fprintf(stderr, "grader: no lab matches the --lab selection\n");
-        return 2;
-    }
     if (!cpu)
         preflight(&o, compiler);
     else
@@ -1081,26 +1137,5 @@ int main(int argc, char **argv)
                cpu ? "for the kit's CPU emulation" : "for the GPU");
         return run_batch(&g);
     }
-
-    if (!o.brief) {
-        fputs("Grading ", stdout);
-        report_put_clean(stdout, shown);
-        printf(" (runners built %s)\n",
-               cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");
-    }
-    static grade_report rep;
-    grade_submission(&g, o.submission, shown, &rep);
-    if (o.brief) {
-        int failed = report_brief(stdout, &rep, cpu && !gpu_present() ? "no GPU here: CPU build only" : NULL);
-        return write_reports(&o, &rep) != 0 ? 2 : failed;
-    }
-    report_table(stdout, &rep);
-    if (write_reports(&o, &rep) != 0)
-        return 2;
-    double percent = report_percent(&rep);
-    if (o.expect >= 0 && percent + 1e-9 < o.expect) {
-        fprintf(stderr, "grader: score %.1f%% is below the expected %.0f%%\n", percent, o.expect);
-        return 1;
-    }
-    return 0;
+    return grade_one(&g, shown);
 }
