@@ -974,28 +974,21 @@ static int write_reports(const options *o, const grade_report *rep)
  */
 static int resolve_paths(options *o, const char **shown)
 {
-    static char kit[4096], sub[4096], sub_default[4096], lib[4096], libcpu[4096], work[4096];
+    static char kit[4096], sub[4096], defaults[4][4096];
     if (!realpath(o->kit, kit)) {
         fprintf(stderr, "grader: kit folder %s: %s\n", o->kit, strerror(errno));
         return -1;
     }
     o->kit = kit;
-    if (!o->submission) {
-        fmt(sub_default, sizeof sub_default, "%s/solutions", o->kit);
-        o->submission = sub_default;
-    }
-    if (!o->libkit) {
-        fmt(lib, sizeof lib, "%s/build/libkit.a", o->kit);
-        o->libkit = lib;
-    }
-    if (!o->libkit_cpu) {
-        fmt(libcpu, sizeof libcpu, "%s/build/libkitcpu.a", o->kit);
-        o->libkit_cpu = libcpu;
-    }
-    if (!o->work) {
-        fmt(work, sizeof work, "%s/build/grade", o->kit);
-        o->work = work;
-    }
+    const struct {
+        const char **to, *under; /* an option, and its default's path under the kit */
+    } paths[] = {{&o->submission, "solutions"}, {&o->libkit, "build/libkit.a"},
+                 {&o->libkit_cpu, "build/libkitcpu.a"}, {&o->work, "build/grade"}};
+    for (int i = 0; i < 4; i++)
+        if (!*paths[i].to) {
+            fmt(defaults[i], sizeof defaults[i], "%s/%s", o->kit, paths[i].under);
+            *paths[i].to = defaults[i];
+        }
     struct stat st;
     if (!o->batch && (stat(o->submission, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(o->submission, sub))) {
         fprintf(stderr, "grader: submission folder %s does not exist\n", o->submission);
