@@ -283,12 +283,16 @@ static int skeleton_dir(const build_env *b, const spec_lab *spec, char *dir, siz
     return 0;
 }
 
-/* The lab's runner built from its skeleton (skeleton_dir()) and the reference copies of the labs it uses. */
+/*
+ * The lab's runner built from its skeleton (skeleton_dir()) and the reference copies of the labs it
+ * uses, or in the student kit, which has none, the kit's labs/ copies. It is rebuilt when any of
+ * them, the harness, common/ or the compiler changes.
+ */
 static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, char *why, size_t len)
 {
     char names[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES)][4400], src[4300], common[4200], labdir[4200], harness[4300];
-    const char *files[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES) + 1];
-    int n = 0;
+    const char *files[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES) + 1], *inputs[SPEC_MAX_FILES + SPEC_MAX_FILES + 4];
+    int n = 0, i = 0;
     if (skeleton_dir(b, spec, labdir, sizeof labdir, why, len) != 0)
         return -1;
     for (int f = 0; f < spec->nfiles; f++) {
@@ -298,6 +302,8 @@ static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, c
     }
     for (int u = 0; u < spec->nuses; u++) {
         snprintf(names[n], sizeof names[n], "%s/solutions/%s", b->kit, spec->uses[u]);
+        if (access(names[n], R_OK) != 0)
+            snprintf(names[n], sizeof names[n], "%s/labs/%s", b->kit, spec->uses[u]);
         files[n] = names[n], n++;
         files[n++] = strchr(spec->uses[u], '/') + 1;
     }
@@ -305,7 +311,12 @@ static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, c
     snprintf(src, sizeof src, "%s/labs/%s/harness/driver.cu", b->kit, spec->lab);
     snprintf(common, sizeof common, "%s/common", b->kit);
     snprintf(harness, sizeof harness, "%s/labs/%s/harness", b->kit, spec->lab);
-    const char *const inputs[] = {common, labdir, harness, b->compiler, NULL};
+    for (int f = 0; f < n; f += 2) /* every file copied in */
+        inputs[i++] = files[f];
+    inputs[i++] = common;
+    inputs[i++] = harness;
+    inputs[i++] = b->compiler;
+    inputs[i] = NULL;
     return trusted_object(b, spec->lab, src, files, inputs, out, why, len);
 }
 

@@ -645,6 +645,38 @@ static void test_check_skeleton_and_hidden(void)
     free(out);
 }
 
+/*
+ * The student kit has no solutions/: there make check and make grade build a lab that uses earlier
+ * labs with the student's own copies, the object check's baseline too (it once looked for the
+ * solutions' copies and refused every such lab). A kit of links to this one's common/, labs/,
+ * grader/ and mk/, without solutions/, checks lab 3 on the solutions' files of labs 1 to 3.
+ */
+static void test_student_kit_uses(void)
+{
+    const char *build = env_or("KIT_BUILD", "build");
+    char kit[512], sub[512], work[512], lib[512], log[512], cmd[4096];
+    snprintf(kit, sizeof kit, "%s/selftest-student-kit", build);
+    snprintf(sub, sizeof sub, "%s/selftest-student-labs", build);
+    snprintf(work, sizeof work, "%s/selftest-student-work", build);
+    snprintf(lib, sizeof lib, "%s/libkitcpu.a", build);
+    snprintf(log, sizeof log, "%s/selftest-grader.log", build);
+    snprintf(cmd, sizeof cmd,
+             "set -e; rm -rf '%s' '%s' '%s'; mkdir -p '%s' '%s'; for d in common labs grader mk; do "
+             "ln -s \"$PWD/$d\" '%s/'; done; cp -r solutions/01-sequential-merge solutions/02-co-rank "
+             "solutions/03-basic-merge '%s/'",
+             kit, sub, work, kit, sub, kit, sub);
+    KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", kit);
+    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", kit, "--submission", sub, "--lab",
+                    "03", "--mode", "cpu", "--public", "--brief", "--libkit-cpu", lib, "--work", work, NULL};
+    int status = run_grader(argv);
+    char *out = slurp(log);
+    KIT_ASSERT_MSG(status == 0 && out && strstr(out, "lab 03-basic-merge, CPU build: ") && !strstr(out, "FAIL"),
+                   "%s --kit %s --submission %s --lab 03 --mode cpu --public --brief --libkit-cpu %s --work %s: "
+                   "expected exit 0 and every public test passing, got exit %d and:\n%s", argv[0], kit, sub, lib,
+                   work, status, out ? out : "(no output)");
+    free(out);
+}
+
 static void register_tests(void)
 {
     CU_pSuite s = kit_test_suite("grader self-test");
@@ -662,6 +694,7 @@ static void register_tests(void)
     kit_test_add(s, "hidden tests never quote the runner", test_hidden_not_quoted);
     kit_test_add(s, "make check fails a search-free co_rank on bound", test_check_fails_search_free_co_rank);
     kit_test_add(s, "make check: one line per skeleton task, no hidden test", test_check_skeleton_and_hidden);
+    kit_test_add(s, "the student kit checks a lab that uses earlier labs", test_student_kit_uses);
     kit_test_add(s, "batch mode: interrupted, resumed, forced", test_batch_resume);
 }
 
