@@ -6,10 +6,13 @@
 # Usage: check.sh GRADER BUILD LAB [TEST]
 #   KIT_CHECK_SUBMISSION  the folder of lab folders to check (default labs)
 #   KIT_NVCC, KIT_NVCC_FLAGS  the GPU build's compiler and its flags
+#   KIT_CHECK_ARGS        more grader options, space-separated (mk/bench-check.sh asks for --json)
 set -u
 grader=$1 build=$2 lab=$3 test=${4:-}
 args=(--kit . --submission "${KIT_CHECK_SUBMISSION:-labs}" --lab "$lab" --public --brief --work "$build/grade")
 [ -n "$test" ] && args+=(--test "$test")
+read -r -a more <<<"${KIT_CHECK_ARGS:-}"
+args+=("${more[@]+"${more[@]}"}")
 
 cpu=0 gpu=0
 "$grader" "${args[@]}" --mode cpu --libkit-cpu "$build/libkitcpu.a" || cpu=$?
