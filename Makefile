@@ -53,7 +53,7 @@ HOST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wi
 LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
 LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
 GRADER_LIB_OBJS := $(ANSWERS_OBJ) $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
-                   $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o
+                   $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o $(BUILD)/obj/grader/skel.o
 
 LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
@@ -86,8 +86,8 @@ help:
 	@echo "  make grade-course SUBMISSIONS=dir [SLURM=1]   grade a course folder (one subfolder per student) in SHARDS"
 	@echo "                       shards: local workers, or a Slurm job array (PARTITION, ACCOUNT, TIME, PARALLEL, MODE,"
 	@echo "                       LAB=\"01 02\", OUT, RERUN=K for one shard again); see handouts/instructor-guide.md"
-	@echo "  make check LAB=NN    build your labs/NN-* file and run that lab's public tests"
-	@echo "                       (CPU build always, kernels on the CPU emulation; GPU build too where a GPU is)"
+	@echo "  make check LAB=NN    run that lab's public tests (the grader's, by name) on your labs/NN-* file;"
+	@echo "                       TEST=NAME reruns one (CPU build always, GPU build too where a GPU is)"
 	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
 	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
 	@echo "  make figures         redraw handouts/figures/ with bankviz"
@@ -311,16 +311,14 @@ grade-course:
 	  $(if $(ACCOUNT),--account "$(ACCOUNT)") $(if $(TIME),--time "$(TIME)") $(if $(MODE),--mode $(MODE)) \
 	  $(if $(OUT),--out "$(OUT)") $(if $(RERUN),--rerun $(RERUN)) $(foreach l,$(LAB),--lab $(l)) "$(SUBMISSIONS)"
 
-# The student's loop: your labs/NN-* file, that lab's public tests.
+# The student's loop: your labs/NN-* file, that lab's public tests (its grading.spec), through the
+# grader as make grade runs them; TEST=NAME reruns one. The GPU build too where there is a GPU.
 check:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(BUILD)/labs/student-cpu/$(LABDIR)/test $(BUILD)/labs/student/$(LABDIR)/test
-	@echo "== lab $(LABDIR), CPU build: kernels run on the kit's CPU emulation"
-	$(Q)$(BUILD)/labs/student-cpu/$(LABDIR)/test
-	$(Q)if nvidia-smi -L >/dev/null 2>&1; then echo "== lab $(LABDIR), GPU build"; $(BUILD)/labs/student/$(LABDIR)/test; \
-	  else echo "== no GPU here: the GPU build of lab $(LABDIR) was not run (the CPU build above covers its kernels)"; fi
+	@$(MAKE) -s --no-print-directory $(GRADER) $(LIBKIT_CPU) $(if $(shell nvidia-smi -L 2>/dev/null),$(LIBKIT))
+	$(Q)KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
 
 run:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \

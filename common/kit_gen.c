@@ -159,16 +159,77 @@ static void sift_down(kit_type t, char *data, size_t size, size_t i, size_t n)
     }
 }
 
-/* A heap sort: in place, with no allocation and no system call, so a runner may sort inside its jail
-   (glibc's qsort asks the kernel for the machine's memory size). */
-void kit_sort(kit_type t, void *data, size_t n)
+/* A heap sort, in place, for when the radix sort gets no scratch space. Neither makes a system call
+   of its own, so a runner may sort inside its jail (glibc's qsort asks the kernel for the machine's
+   memory size). */
+static void heap_sort(kit_type t, char *data, size_t n)
 {
-    char *d = (char *)data;
     size_t size = kit_type_size(t);
     for (size_t i = n / 2; i-- > 0;)
-        sift_down(t, d, size, i, n);
+        sift_down(t, data, size, i, n);
     for (size_t end = n; end > 1; end--) {
-        swap_elems(d, size, 0, end - 1);
-        sift_down(t, d, size, 0, end - 1);
+        swap_elems(data, size, 0, end - 1);
+        sift_down(t, data, size, 0, end - 1);
     }
+}
+
+/* Byte `pass` (0: the lowest) of an element's key, the key read with its sign bit flipped so that
+   the unsigned order of the bytes is the signed order of the keys. */
+static unsigned key_byte(kit_type t, const unsigned char *e, int pass)
+{
+    uint64_t key;
+    if (t == KIT_TYPE_I64) {
+        int64_t k;
+        memcpy(&k, e, sizeof k);
+        key = (uint64_t)k ^ (1ULL << 63);
+    } else { /* an int32_t, or the key that starts a kit_kv32 */
+        int32_t k;
+        memcpy(&k, e, sizeof k);
+        key = (uint32_t)k ^ 0x80000000u;
+    }
+    return (unsigned)(key >> (8 * pass)) & 0xFF;
+}
+
+/*
+ * A radix sort by key, a byte a pass from the lowest, each pass stable: linear in n, where qsort
+ * took most of the time the grader spends making a large test's input. A pass in which every key
+ * has the same byte moves nothing and is skipped. Returns -1 when it cannot get n elements of
+ * scratch space.
+ */
+static int radix_sort(kit_type t, void *data, size_t n)
+{
+    size_t size = kit_type_size(t);
+    unsigned char *from = data, *to = malloc(n * size + 1), *scratch = to;
+    if (!to)
+        return -1;
+    for (int pass = 0; pass < (t == KIT_TYPE_I64 ? 8 : 4); pass++) {
+        size_t start[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            start[key_byte(t, from + i * size, pass) + 1]++;
+        if (start[key_byte(t, from, pass) + 1] == n)
+            continue;
+        for (int b = 0; b < 256; b++)
+            start[b + 1] += start[b];
+        for (size_t i = 0; i < n; i++) {
+            unsigned char *dst = to + start[key_byte(t, from + i * size, pass)]++ * size;
+            if (size == 4)
+                memcpy(dst, from + i * size, 4);
+            else
+                memcpy(dst, from + i * size, 8);
+        }
+        unsigned char *was = from;
+        from = to;
+        to = was;
+    }
+    if (from != data)
+        memcpy(data, from, n * size);
+    free(scratch);
+    return 0;
+}
+
+void kit_sort(kit_type t, void *data, size_t n)
+{
+    if (n < 2 || kit_type_size(t) == 0 || radix_sort(t, data, n) == 0)
+        return;
+    heap_sort(t, (char *)data, n); /* no memory for the radix sort's scratch: sort in place */
 }

@@ -72,7 +72,9 @@ int kit_gen_array(kit_type t, void *out, size_t n, kit_gen g, uint64_t seed);
 int kit_gen_merge_input(kit_type t, void *A, size_t m, void *B, size_t n, kit_gen g, uint64_t seed);
 
 /**
- * Sorts an array by key, ascending (not stable; the kit only sorts fresh inputs).
+ * Sorts an array by key, ascending, in time linear in @p n (a radix sort). Equal keys keep their
+ * order, except where memory for n more elements cannot be had: then qsort sorts in place, and the
+ * order of equal keys is unspecified (the kit sorts only fresh inputs, where it does not matter).
  * @param[in]     t    element type
  * @param[in,out] data n elements
  * @param[in]     n    element count

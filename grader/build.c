@@ -13,6 +13,7 @@
 #include "build.h"
 #include "kit_types.h"
 #include "sandbox.h"
+#include "skel.h"
 #include "vet.h"
 
 /* C headers a lab file may include besides kit_lab.h and its lab's `uses` files. */
@@ -244,28 +245,78 @@ static int trusted_object(const build_env *b, const char *name, const char *src,
     return 0;
 }
 
-/* The lab's runner built from its committed skeleton and the reference copies of the labs it uses. */
+/*
+ * Where the baseline's copy of the lab's skeleton is: made from the solution by stripping its
+ * answers (skel.h) into work/vet/<lab>-skeleton/ when the kit has solutions/, since labs/ may hold a
+ * student's edits (make check grades them there); else the kit's labs/ folder (the student kit).
+ * Puts that folder in `dir`; returns 0, or -1 with why.
+ */
+static int skeleton_dir(const build_env *b, const spec_lab *spec, char *dir, size_t dlen, char *why, size_t len)
+{
+    char sol[4400], path[4500], err[256];
+    snprintf(dir, dlen, "%s/vet/%s-skeleton", b->work, spec->lab);
+    for (int f = 0; f < spec->nfiles; f++) {
+        snprintf(sol, sizeof sol, "%s/solutions/%s/%s", b->kit, spec->lab, spec->files[f]);
+        if (access(sol, R_OK) != 0) {
+            snprintf(dir, dlen, "%s/labs/%s", b->kit, spec->lab);
+            return 0;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, spec->files[f]);
+        const char *const inputs[] = {sol, NULL};
+        if (!stale(path, inputs))
+            continue;
+        char vet[4300];
+        snprintf(vet, sizeof vet, "%s/vet", b->work);
+        mkdir(vet, 0755);
+        mkdir(dir, 0755);
+        FILE *in = fopen(sol, "r"), *out = in ? fopen(path, "w") : NULL;
+        int rc = out && skel_strip(in, out, sol, err, sizeof err) > 0 ? 0 : -1;
+        if (in)
+            fclose(in);
+        if (out && fclose(out) != 0)
+            rc = -1;
+        if (rc != 0) {
+            remove(path);
+            return kit_err(why, len, "grader could not make the skeleton of %s for the object check", sol);
+        }
+    }
+    return 0;
+}
+
+/*
+ * The lab's runner built from its skeleton (skeleton_dir()) and the reference copies of the labs it
+ * uses, or in the student kit, which has none, the kit's labs/ copies. It is rebuilt when any of
+ * them, the harness, common/ or the compiler changes.
+ */
 static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, char *why, size_t len)
 {
     char names[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES)][4400], src[4300], common[4200], labdir[4200], harness[4300];
-    const char *files[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES) + 1];
-    int n = 0;
+    const char *files[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES) + 1], *inputs[SPEC_MAX_FILES + SPEC_MAX_FILES + 4];
+    int n = 0, i = 0;
+    if (skeleton_dir(b, spec, labdir, sizeof labdir, why, len) != 0)
+        return -1;
     for (int f = 0; f < spec->nfiles; f++) {
-        snprintf(names[n], sizeof names[n], "%s/labs/%s/%s", b->kit, spec->lab, spec->files[f]);
+        snprintf(names[n], sizeof names[n], "%s/%s", labdir, spec->files[f]);
         files[n] = names[n], n++;
         files[n++] = spec->files[f];
     }
     for (int u = 0; u < spec->nuses; u++) {
         snprintf(names[n], sizeof names[n], "%s/solutions/%s", b->kit, spec->uses[u]);
+        if (access(names[n], R_OK) != 0)
+            snprintf(names[n], sizeof names[n], "%s/labs/%s", b->kit, spec->uses[u]);
         files[n] = names[n], n++;
         files[n++] = strchr(spec->uses[u], '/') + 1;
     }
     files[n] = NULL;
     snprintf(src, sizeof src, "%s/labs/%s/harness/driver.cu", b->kit, spec->lab);
     snprintf(common, sizeof common, "%s/common", b->kit);
-    snprintf(labdir, sizeof labdir, "%s/labs/%s", b->kit, spec->lab);
-    snprintf(harness, sizeof harness, "%s/harness", labdir);
-    const char *const inputs[] = {common, labdir, harness, b->compiler, NULL};
+    snprintf(harness, sizeof harness, "%s/labs/%s/harness", b->kit, spec->lab);
+    for (int f = 0; f < n; f += 2) /* every file copied in */
+        inputs[i++] = files[f];
+    inputs[i++] = common;
+    inputs[i++] = harness;
+    inputs[i++] = b->compiler;
+    inputs[i] = NULL;
     return trusted_object(b, spec->lab, src, files, inputs, out, why, len);
 }
 

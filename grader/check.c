@@ -663,6 +663,7 @@ static int judge_run(const spec_test *t, const check_env *env, const sb_result *
 void check_test(const spec_test *t, const check_env *env, check_result *out)
 {
     out->conflicts = -1;
+    out->reached[0] = '\0';
     size_t size = kit_type_size(t->type);
     size_t m = (size_t)t->m, n = (size_t)t->n;
     int is_merge = strcmp(t->op, "merge") == 0, is_pbs = strcmp(t->op, "pbs") == 0, is_sort = strcmp(t->op, "sort") == 0;
@@ -829,6 +830,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         snprintf(got.note, sizeof got.note, "%s", "(the runner's note is not shown for hidden tests)");
     if (got.status == KIT_RES_NOT_IMPLEMENTED) {
         set(out, V_NOT_ATTEMPTED, "not attempted (not implemented: %s)", got.note);
+        snprintf(out->reached, sizeof out->reached, "%s", t->hidden ? "" : got.note);
         goto done;
     }
     if (got.status == KIT_RES_FAILED) {

@@ -24,6 +24,7 @@ typedef struct check_result {
     verdict v; /**< the verdict */
     char detail[256]; /**< one line, for example "wrong output at index 3: expected 7, got 8" */
     long long conflicts; /**< the measured kernel's shared-memory load conflicts, or -1 if none were counted */
+    char reached[128]; /**< not-attempted public test: the skeleton marker the runner reached ("NN-slug:task"); else "" */
 } check_result;
 
 /**

@@ -34,6 +34,9 @@ typedef struct options {
     const char *submission;   /* folder holding NN-slug/<file> for each lab */
     const char *labs[MAX_LABS];
     int nlabs;
+    int public_only;          /* the labs' public tests only: the hidden specs are not read */
+    const char *test;         /* only the public test of this name (make check's TEST=) */
+    int brief;                /* make check's report (report_brief()) instead of the table; exit 1 on a failure */
     const char *tsv;          /* write results here too */
     const char *json;         /* ...and as JSON */
     const char *gradescope;   /* ...and as Gradescope's results.json */
@@ -94,6 +97,10 @@ static void usage(FILE *f, const char *prog)
             "  --kit DIR             the kit's root (default .)\n"
             "  --submission DIR      folder with NN-slug/<file> per lab (default KIT/solutions)\n"
             "  --lab NN              grade only this lab (number or folder name); repeatable\n"
+            "  --public              run only the public tests (grading.spec); hidden tests are not read\n"
+            "  --test NAME           run only the public test NAME (implies --public)\n"
+            "  --brief               make check's report: one summary line per lab, one line per failure with\n"
+            "                        the command that reruns it; exit 1 when a test fails\n"
             "  --tsv FILE            also write one line per task: lab, task, points, max, verdict, detail\n"
             "  --json FILE           also write every lab, task and test as JSON\n"
             "  --gradescope FILE     also write Gradescope's results.json (hidden tests shown after the due date)\n"
@@ -143,6 +150,129 @@ static int parse_int(const char *s, int lo, int hi, int *out)
     return 0;
 }
 
+/* A flag without a value: sets it and returns 1; 0 when `a` is no such flag. */
+static int parse_flag(options *o, const char *a)
+{
+    int *flag = strcmp(a, "--keep") == 0       ? &o->keep
+                : strcmp(a, "--force") == 0    ? &o->force
+                : strcmp(a, "--sanitize") == 0 ? &o->sanitize
+                : strcmp(a, "--public") == 0   ? &o->public_only
+                : strcmp(a, "--brief") == 0    ? &o->brief
+                                               : NULL;
+    if (flag)
+        *flag = 1;
+    return flag != NULL;
+}
+
+/* An option with a value v: sets it and returns 0, or -1 after saying what is wrong. */
+static int parse_value(options *o, const char *a, const char *v)
+{
+    const struct {
+        const char *name;
+        const char **to;
+    } texts[] = {{"--kit", &o->kit}, {"--submission", &o->submission}, {"--test", &o->test}, {"--tsv", &o->tsv},
+                 {"--json", &o->json}, {"--gradescope", &o->gradescope}, {"--junit", &o->junit},
+                 {"--batch", &o->batch}, {"--gradebook", &o->gradebook}, {"--reports", &o->reports},
+                 {"--out", &o->out}, {"--gather", &o->gather}, {"--nvcc", &o->nvcc}, {"--nvcc-flags", &o->nvcc_flags},
+                 {"--libkit", &o->libkit}, {"--libkit-cpu", &o->libkit_cpu}, {"--cxx", &o->cxx},
+                 {"--mode", &o->mode}, {"--work", &o->work}, {"--sandbox-user", &o->sandbox_user},
+                 {"--calibrate", &o->calibrate}, {"--ncu", &o->ncu}};
+    const struct {
+        const char *name;
+        int *to, lo, hi;
+    } ints[] = {{"--timeout", &o->timeout_s, 1, 3600}, {"--compile-timeout", &o->compile_timeout_s, 1, 7200},
+                {"--nproc", &o->nproc, 1, 100000}, {"--memory", &o->memory_mib, 64, 1 << 20}};
+    int bad = -1, percent = -1; /* bad -1: no such option */
+    for (size_t i = 0; bad < 0 && i < sizeof texts / sizeof texts[0]; i++)
+        if (strcmp(a, texts[i].name) == 0) {
+            *texts[i].to = v;
+            bad = 0;
+        }
+    for (size_t i = 0; bad < 0 && i < sizeof ints / sizeof ints[0]; i++)
+        if (strcmp(a, ints[i].name) == 0)
+            bad = parse_int(v, ints[i].lo, ints[i].hi, ints[i].to) != 0;
+    char why[200];
+    if (strcmp(a, "--lab") == 0) {
+        bad = o->nlabs == MAX_LABS;
+        if (!bad)
+            o->labs[o->nlabs++] = v;
+    } else if (strcmp(a, "--expect") == 0) {
+        bad = parse_int(v, 0, 100, &percent) != 0;
+        o->expect = percent;
+    } else if (strcmp(a, "--shard") == 0) {
+        if (shard_parse(v, &o->shard, why, sizeof why) != 0) {
+            fprintf(stderr, "grader: %s\n", why);
+            return -1;
+        }
+        bad = 0;
+    } else if (strcmp(a, "--mode") == 0) { /* kept as a text above */
+        bad = strcmp(v, "gpu") != 0 && strcmp(v, "cpu") != 0 && strcmp(v, "auto") != 0;
+    } else if (strcmp(a, "--test") == 0) {
+        o->public_only = 1; /* a hidden test can be neither run nor named */
+    }
+    if (bad < 0)
+        fprintf(stderr, "grader: unknown option %s (try --help)\n", a);
+    else if (bad)
+        fprintf(stderr, "grader: bad value '%s' for %s\n", v, a);
+    return bad ? -1 : 0;
+}
+
+/* Refuses options that do not go together; returns 0 or -1 after saying why. */
+static int check_combinations(const options *o)
+{
+    const char *why = NULL;
+    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->expect >= 0))
+        why = "--batch grades many submissions into a gradebook; it does not go with --submission, --tsv, --json, "
+              "--gradescope, --junit or --expect";
+    else if ((o->batch || o->gather) && (o->public_only || o->brief))
+        why = "--public, --test and --brief grade one submission; they do not go with --batch or --gather";
+    else if (!o->batch && !o->gather && (o->gradebook || o->force || o->reports))
+        why = "--gradebook, --force and --reports go with --batch";
+    else if ((o->shard.n || o->out) && (!o->batch || !o->out || o->gather || o->gradebook || o->force || o->reports))
+        why = "--shard K/N goes with --batch DIR and --out DIR (not --gradebook, --force, --reports or --gather): "
+              "each student's results go to files, and --gather makes the gradebook";
+    else if (o->gather && (o->force || o->reports))
+        why = "--gather goes with --gradebook and --batch only";
+    if (why)
+        fprintf(stderr, "grader: %s\n", why);
+    return why ? -1 : 0;
+}
+
+/*
+ * As root: who compiles and runs submissions. By default a user id of this grader's own; else
+ * --sandbox-user's name or number; "root" stays root. Returns 0, or -1 after saying why.
+ */
+static int pick_sandbox_user(options *o)
+{
+    if (geteuid() != 0 || (o->sandbox_user && strcmp(o->sandbox_user, "root") == 0))
+        return 0;
+    if (!o->sandbox_user) {
+        static char name[32];
+        char why[200];
+        if (sb_uid_acquire(&o->uid, why, sizeof why) != 0) {
+            fprintf(stderr, "grader: no user id of its own for this grader: %s; name a user with --sandbox-user\n", why);
+            return -1;
+        }
+        o->gid = o->uid;
+        snprintf(name, sizeof name, "uid %u", o->uid);
+        o->sandbox_user = name;
+        return 0;
+    }
+    struct passwd *pw = getpwnam(o->sandbox_user);
+    int uid;
+    if (pw) {
+        o->uid = pw->pw_uid;
+        o->gid = pw->pw_gid;
+    } else if (parse_int(o->sandbox_user, 1, 1 << 30, &uid) == 0) {
+        o->uid = o->gid = (unsigned)uid;
+    } else {
+        fprintf(stderr, "grader: no user '%s' to run submissions as; name one with --sandbox-user "
+                        "(a user name or number)\n", o->sandbox_user);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_options(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
@@ -158,144 +288,27 @@ static int parse_options(int argc, char **argv, options *o)
     o->sandbox_user = NULL; /* a user id of this grader's own */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0;
         if (strcmp(a, "--help") == 0) {
             usage(stdout, argv[0]);
             exit(0);
-        } else if (strcmp(a, "--keep") == 0) {
-            o->keep = 1;
+        }
+        if (parse_flag(o, a))
             continue;
-        } else if (strcmp(a, "--force") == 0) {
-            o->force = 1;
-            continue;
-        } else if (strcmp(a, "--sanitize") == 0) {
-            o->sanitize = 1;
-            continue;
-        } else if (!v) {
+        if (!v) {
             fprintf(stderr, "grader: %s needs a value (try --help)\n", a);
             return -1;
-        } else if (strcmp(a, "--kit") == 0) {
-            o->kit = v;
-        } else if (strcmp(a, "--submission") == 0) {
-            o->submission = v;
-        } else if (strcmp(a, "--lab") == 0) {
-            bad = o->nlabs == MAX_LABS;
-            if (!bad)
-                o->labs[o->nlabs++] = v;
-        } else if (strcmp(a, "--tsv") == 0) {
-            o->tsv = v;
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = v;
-        } else if (strcmp(a, "--gradescope") == 0) {
-            o->gradescope = v;
-        } else if (strcmp(a, "--junit") == 0) {
-            o->junit = v;
-        } else if (strcmp(a, "--batch") == 0) {
-            o->batch = v;
-        } else if (strcmp(a, "--gradebook") == 0) {
-            o->gradebook = v;
-        } else if (strcmp(a, "--reports") == 0) {
-            o->reports = v;
-        } else if (strcmp(a, "--shard") == 0) {
-            char why[200];
-            if (shard_parse(v, &o->shard, why, sizeof why) != 0) {
-                fprintf(stderr, "grader: %s\n", why);
-                return -1;
-            }
-        } else if (strcmp(a, "--out") == 0) {
-            o->out = v;
-        } else if (strcmp(a, "--gather") == 0) {
-            o->gather = v;
-        } else if (strcmp(a, "--expect") == 0) {
-            int p;
-            bad = parse_int(v, 0, 100, &p);
-            o->expect = p;
-        } else if (strcmp(a, "--timeout") == 0) {
-            bad = parse_int(v, 1, 3600, &o->timeout_s);
-        } else if (strcmp(a, "--compile-timeout") == 0) {
-            bad = parse_int(v, 1, 7200, &o->compile_timeout_s);
-        } else if (strcmp(a, "--nvcc") == 0) {
-            o->nvcc = v;
-        } else if (strcmp(a, "--nvcc-flags") == 0) {
-            o->nvcc_flags = v;
-        } else if (strcmp(a, "--libkit") == 0) {
-            o->libkit = v;
-        } else if (strcmp(a, "--libkit-cpu") == 0) {
-            o->libkit_cpu = v;
-        } else if (strcmp(a, "--cxx") == 0) {
-            o->cxx = v;
-        } else if (strcmp(a, "--mode") == 0) {
-            bad = strcmp(v, "gpu") != 0 && strcmp(v, "cpu") != 0 && strcmp(v, "auto") != 0;
-            o->mode = v;
-        } else if (strcmp(a, "--work") == 0) {
-            o->work = v;
-        } else if (strcmp(a, "--nproc") == 0) {
-            bad = parse_int(v, 1, 100000, &o->nproc);
-        } else if (strcmp(a, "--memory") == 0) {
-            bad = parse_int(v, 64, 1 << 20, &o->memory_mib);
-        } else if (strcmp(a, "--sandbox-user") == 0) {
-            o->sandbox_user = v;
-        } else if (strcmp(a, "--calibrate") == 0) {
-            o->calibrate = v;
-        } else if (strcmp(a, "--ncu") == 0) {
-            o->ncu = v;
-        } else {
-            fprintf(stderr, "grader: unknown option %s (try --help)\n", a);
-            return -1;
         }
-        if (bad) {
-            fprintf(stderr, "grader: bad value '%s' for %s\n", v, a);
+        if (parse_value(o, a, v) != 0)
             return -1;
-        }
         i++;
     }
-    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->expect >= 0)) {
-        fprintf(stderr, "grader: --batch grades many submissions into a gradebook; it does not go with --submission, "
-                        "--tsv, --json, --gradescope, --junit or --expect\n");
+    if (check_combinations(o) != 0)
         return -1;
-    }
-    if (!o->batch && !o->gather && (o->gradebook || o->force || o->reports)) {
-        fprintf(stderr, "grader: --gradebook, --force and --reports go with --batch\n");
-        return -1;
-    }
-    if ((o->shard.n || o->out) && (!o->batch || !o->out || o->gather || o->gradebook || o->force || o->reports)) {
-        fprintf(stderr, "grader: --shard K/N goes with --batch DIR and --out DIR (not --gradebook, --force, --reports "
-                        "or --gather): each student's results go to files, and --gather makes the gradebook\n");
-        return -1;
-    }
-    if (o->gather && (o->force || o->reports)) {
-        fprintf(stderr, "grader: --gather goes with --gradebook and --batch only\n");
-        return -1;
-    }
     if (o->out && !o->shard.n)
         o->shard = (shard_spec){0, 1}; /* --out alone: every student */
     if (!o->gradebook)
         o->gradebook = "gradebook.csv";
-    if (geteuid() == 0 && !o->sandbox_user) {
-        static char name[32];
-        char why[200];
-        if (sb_uid_acquire(&o->uid, why, sizeof why) != 0) {
-            fprintf(stderr, "grader: no user id of its own for this grader: %s; name a user with --sandbox-user\n", why);
-            return -1;
-        }
-        o->gid = o->uid;
-        snprintf(name, sizeof name, "uid %u", o->uid);
-        o->sandbox_user = name;
-    } else if (geteuid() == 0 && strcmp(o->sandbox_user, "root") != 0) {
-        struct passwd *pw = getpwnam(o->sandbox_user);
-        int uid;
-        if (pw) {
-            o->uid = pw->pw_uid;
-            o->gid = pw->pw_gid;
-        } else if (parse_int(o->sandbox_user, 1, 1 << 30, &uid) == 0) {
-            o->uid = o->gid = (unsigned)uid;
-        } else {
-            fprintf(stderr, "grader: no user '%s' to run submissions as; name one with --sandbox-user "
-                            "(a user name or number)\n", o->sandbox_user);
-            return -1;
-        }
-    }
-    return 0;
+    return pick_sandbox_user(o);
 }
 
 /*
@@ -324,6 +337,18 @@ static void set_policy(options *o)
     keep[0] = o->kit;
     keep[1] = o->work;
     o->box.keep = keep;
+}
+
+/* printf, except in --brief mode, whose report is make check's few lines. */
+static void say(const options *o, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void say(const options *o, const char *format, ...)
+{
+    if (o->brief)
+        return;
+    va_list ap;
+    va_start(ap, format);
+    vprintf(format, ap);
+    va_end(ap);
 }
 
 /* Finds a program: a path as given, or a name looked up in PATH, else in `fallback` (may be NULL). */
@@ -371,7 +396,7 @@ static void preflight(options *o, const char *nvcc)
     char line[512], cmd[8400], gpu[256];
     fmt(cmd, sizeof cmd, "'%s' --version 2>&1", nvcc);
     command_line(cmd, "release", line, sizeof line);
-    printf("preflight: nvcc: %s\n", line[0] ? line : "(no version)");
+    say(o, "preflight: nvcc: %s\n", line[0] ? line : "(no version)");
     command_line("nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>&1", NULL, gpu, sizeof gpu);
     char *comma = strrchr(gpu, ',');
     int major = 0, minor = 0;
@@ -379,7 +404,7 @@ static void preflight(options *o, const char *nvcc)
         fmt(arch, sizeof arch, "sm_%d%d", major, minor);
         o->arch = arch;
     }
-    printf("preflight: GPU: %s%s%s\n", gpu[0] ? gpu : "(nvidia-smi printed nothing)", o->arch ? " -> " : "",
+    say(o, "preflight: GPU: %s%s%s\n", gpu[0] ? gpu : "(nvidia-smi printed nothing)", o->arch ? " -> " : "",
            o->arch ? o->arch : "");
     const char *ncu = find_tool(o->ncu ? o->ncu : "ncu", o->ncu ? NULL : "/usr/local/cuda/bin/ncu", ncu_buf, sizeof ncu_buf);
     o->ncu = NULL;
@@ -388,12 +413,12 @@ static void preflight(options *o, const char *nvcc)
     } else {
         fmt(cmd, sizeof cmd, "'%s' --version 2>&1", ncu);
         command_line(cmd, "Version", line, sizeof line);
-        printf("preflight: ncu: %s\n", line[0] ? line : "(no version)");
+        say(o, "preflight: ncu: %s\n", line[0] ? line : "(no version)");
         char probe[4200];
         fmt(probe, sizeof probe, "%s/build/tools/bankcheck", o->kit);
         if (access(probe, X_OK) != 0) {
             o->ncu = ncu; /* nothing to probe with: try, and report what each test gets */
-            printf("preflight: performance counters: not checked (%s missing; run make)\n", probe);
+            say(o, "preflight: performance counters: not checked (%s missing; run make)\n", probe);
         } else {
             fmt(cmd, sizeof cmd, "'%s' --launch-count 1 --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum '%s' 2>&1",
                 ncu, probe);
@@ -404,12 +429,12 @@ static void preflight(options *o, const char *nvcc)
             } else {
                 o->ncu = ncu;
             }
-            printf("preflight: performance counters: %s\n", o->ncu ? "readable" : why);
+            say(o, "preflight: performance counters: %s\n", o->ncu ? "readable" : why);
         }
     }
     if (o->sanitize) {
         o->sanitizer = find_tool("compute-sanitizer", "/usr/local/cuda/bin/compute-sanitizer", san_buf, sizeof san_buf);
-        printf("preflight: compute-sanitizer: %s\n", o->sanitizer ? o->sanitizer : "not found; --sanitize ignored");
+        say(o, "preflight: compute-sanitizer: %s\n", o->sanitizer ? o->sanitizer : "not found; --sanitize ignored");
     }
 }
 
@@ -472,7 +497,8 @@ static int lab_selected(const options *o, const char *lab)
     return 0;
 }
 
-static int load_spec(const char *kit, const char *lab, spec_lab *spec, char *err, size_t errlen)
+/* Reads the lab's grading.spec and, unless public_only, its hidden spec; returns 0, or -1 with why. */
+static int load_spec(const char *kit, const char *lab, int public_only, spec_lab *spec, char *err, size_t errlen)
 {
     char path[4200];
     memset(spec, 0, sizeof *spec);
@@ -489,7 +515,7 @@ static int load_spec(const char *kit, const char *lab, spec_lab *spec, char *err
         rc = -1;
     }
     fmt(path, sizeof path, "%s/grader/hidden/%s.spec", kit, lab);
-    if (rc == 0 && (f = fopen(path, "r"))) {
+    if (rc == 0 && !public_only && (f = fopen(path, "r"))) {
         rc = spec_parse(f, path, 1, spec, err, errlen);
         fclose(f);
     }
@@ -587,22 +613,18 @@ static int sandbox_can_reach(const char *path, char *blocker, size_t len)
 }
 
 /*
- * Grades one lab of the submission in folder `submission` into res (whose
- * spec is loaded). Never aborts: every failure becomes a verdict. Every test
- * of a task runs, except that after a timeout the task's later tests are
- * skipped (each would wait out its own limit).
+ * Makes the lab's scratch folder in `scratch` ("" when none could be made) and copies into it the
+ * submitted files and the earlier labs' files the lab uses. Returns V_PASS, or the verdict that
+ * applies to every task (not attempted, error) with why.
  */
-static void grade_lab(const options *o, const char *submission, const char *compiler, int cpu, const char *libkit,
-                      lab_result *res)
+static verdict prepare_scratch(const options *o, const char *submission, const spec_lab *spec, char *scratch,
+                               size_t slen, char *why, size_t wlen)
 {
-    const spec_lab *spec = &res->spec;
-    char why[512] = "", scratch[4200], subdir[4400];
-    verdict whole = V_PASS; /* a verdict that applies to every task, when not V_PASS */
-
-    fmt(scratch, sizeof scratch, "%s/%s.XXXXXX", o->work, spec->lab);
+    fmt(scratch, slen, "%s/%s.XXXXXX", o->work, spec->lab);
     if (!mkdtemp(scratch)) {
-        whole = V_ERROR;
-        fmt(why, sizeof why, "grader could not make a scratch folder under %s: %s", o->work, strerror(errno));
+        fmt(why, wlen, "grader could not make a scratch folder under %s: %s", o->work, strerror(errno));
+        scratch[0] = '\0';
+        return V_ERROR;
     }
     /*
      * The scratch folder: the submitted files in scratch/ (read-only to the
@@ -610,24 +632,24 @@ static void grade_lab(const options *o, const char *submission, const char *comp
      * and the grader's request, reply and logs at the top, which the sandbox
      * user may pass through (0711) but not list or change.
      */
-    char bindir[4400];
+    char subdir[4400], bindir[4400];
     fmt(subdir, sizeof subdir, "%s/scratch", scratch);
     fmt(bindir, sizeof bindir, "%s/bin", scratch);
-    if (whole == V_PASS && (chmod(scratch, 0711) != 0 || mkdir(subdir, 0755) != 0 || mkdir(bindir, 0755) != 0 ||
-                            (o->uid && chown(bindir, o->uid, o->gid) != 0))) {
-        whole = V_ERROR;
-        fmt(why, sizeof why, "grader could not set up %s: %s", scratch, strerror(errno));
+    if (chmod(scratch, 0711) != 0 || mkdir(subdir, 0755) != 0 || mkdir(bindir, 0755) != 0 ||
+        (o->uid && chown(bindir, o->uid, o->gid) != 0)) {
+        fmt(why, wlen, "grader could not set up %s: %s", scratch, strerror(errno));
+        return V_ERROR;
     }
-    for (int f = 0; whole == V_PASS && f < spec->nfiles; f++) {
+    for (int f = 0; f < spec->nfiles; f++) {
         char to[4600], reason[128];
         fmt(to, sizeof to, "%s/%s", subdir, spec->files[f]);
         if (copy_submitted(submission, spec->lab, spec->files[f], to, reason, sizeof reason) != 0) {
-            whole = V_NOT_ATTEMPTED;
-            fmt(why, sizeof why, "not attempted (%s/%s: %s)", spec->lab, spec->files[f], reason);
+            fmt(why, wlen, "not attempted (%s/%s: %s)", spec->lab, spec->files[f], reason);
+            return V_NOT_ATTEMPTED;
         }
     }
     /* Earlier labs' files: the kit's reference when it has one, so each lab is graded on its own; else the submission's. */
-    for (int u = 0; whole == V_PASS && u < spec->nuses; u++) {
+    for (int u = 0; u < spec->nuses; u++) {
         char from[4400], to[4600], reason[128], lab[128];
         const char *base = strchr(spec->uses[u], '/') + 1;
         fmt(lab, sizeof lab, "%.*s", (int)(base - 1 - spec->uses[u]), spec->uses[u]);
@@ -636,64 +658,118 @@ static void grade_lab(const options *o, const char *submission, const char *comp
             fmt(from, sizeof from, "%s", submission);
         fmt(to, sizeof to, "%s/%s", subdir, base);
         if (copy_submitted(from, lab, base, to, reason, sizeof reason) != 0) {
-            whole = V_NOT_ATTEMPTED;
-            fmt(why, sizeof why, "not attempted (this lab needs %s: %s)", spec->uses[u], reason);
+            fmt(why, wlen, "not attempted (this lab needs %s: %s)", spec->uses[u], reason);
+            return V_NOT_ATTEMPTED;
         }
     }
+    return V_PASS;
+}
+
+/*
+ * A skeleton's marker ("02-co-rank:co_rank", from a public test's runner) as the student reads it:
+ * "not implemented: lab 02:co_rank in labs/02-co-rank/co_rank.cuh", naming the file of the lab or
+ * of the earlier lab it uses, in the submission as the user named it (`shown`). A marker of
+ * neither is quoted as it came.
+ */
+static void name_skeleton(const spec_lab *spec, const char *shown, const char *reached, char *buf, size_t len)
+{
+    const char *colon = strchr(reached, ':');
+    int lab = colon ? (int)(colon - reached) : 0;
+    const char *file = NULL;
+    if (colon && (size_t)lab == strlen(spec->lab) && strncmp(reached, spec->lab, (size_t)lab) == 0)
+        file = spec->nfiles == 1 ? spec->files[0] : ""; /* several files: name the lab's folder */
+    for (int u = 0; colon && !file && u < spec->nuses; u++)
+        if (strncmp(spec->uses[u], reached, (size_t)lab) == 0 && spec->uses[u][lab] == '/')
+            file = spec->uses[u] + lab + 1;
+    if (!file) {
+        fmt(buf, len, "not implemented: %s", reached);
+        return;
+    }
+    int number = (int)strcspn(reached, "-:"), folder = (int)strlen(shown);
+    while (folder > 1 && shown[folder - 1] == '/')
+        folder--;
+    fmt(buf, len, "not implemented: lab %.*s:%s in %.*s/%.*s/%s", number, reached, colon + 1, folder, shown, lab,
+        reached, file);
+}
+
+/*
+ * Runs task t's tests into res, or gives each the lab-wide verdict `whole` (and why) when that is
+ * not V_PASS. Every test of the task runs, except that after a timeout its later tests are skipped
+ * (each would wait out its own limit). The task's detail names its first failing test.
+ */
+static void grade_task(const spec_lab *spec, int t, const check_env *env, verdict whole, const char *why,
+                       const char *shown, lab_result *res)
+{
+    task_result *r = &res->tasks[t];
+    r->points = 0;
+    r->v = whole;
+    r->failed_test = -1;
+    fmt(r->detail, sizeof r->detail, "%s", why);
+    int tests = 0, timed_out = 0;
+    for (int x = 0; x < spec->ntests; x++) {
+        const spec_test *test = &spec->tests[x];
+        test_result *tr = &res->tests[x];
+        if (test->task != t)
+            continue;
+        memset(tr, 0, sizeof *tr);
+        tr->conflicts = -1;
+        if (whole != V_PASS) {
+            tr->v = whole;
+            fmt(tr->detail, sizeof tr->detail, "%s", why);
+            continue;
+        }
+        if (timed_out) {
+            tr->v = V_TIMEOUT;
+            tr->skipped = 1;
+            fmt(tr->detail, sizeof tr->detail, "not run: an earlier test of this task timed out");
+            continue;
+        }
+        check_result c;
+        double start = kit_now_s();
+        check_test(test, env, &c);
+        tr->seconds = kit_now_s() - start;
+        tr->v = c.v;
+        tr->conflicts = c.conflicts;
+        fmt(tr->detail, sizeof tr->detail, "%s", c.detail);
+        tests++;
+        timed_out = c.v == V_TIMEOUT;
+        if (c.v != V_PASS && r->v == V_PASS) {
+            r->v = c.v;
+            r->failed_test = x;
+            if (c.reached[0]) /* a skeleton: what is not implemented, and in which of the student's files */
+                name_skeleton(spec, shown, c.reached, r->detail, sizeof r->detail);
+            else
+                fmt(r->detail, sizeof r->detail, "%s test %s: %s", test->hidden ? "hidden" : "public", test->name,
+                    c.detail);
+        }
+    }
+    if (r->v == V_PASS) {
+        r->points = spec->tasks[t].points;
+        fmt(r->detail, sizeof r->detail, "pass (%d tests)", tests);
+    }
+}
+
+/*
+ * Grades one lab of the submission in folder `submission` (shown to the user as `shown`) into res,
+ * whose spec is loaded. Never aborts: every failure becomes a verdict.
+ */
+static void grade_lab(const options *o, const char *submission, const char *shown, const char *compiler, int cpu,
+                      const char *libkit, lab_result *res)
+{
+    const spec_lab *spec = &res->spec;
+    char why[512] = "", scratch[4200], runner[4400];
+    verdict whole = prepare_scratch(o, submission, spec, scratch, sizeof scratch, why, sizeof why);
     build_env b = {o->kit, o->work, compiler, o->cxx_path, cpu, o->nvcc_flags, libkit, o->compile_timeout_s,
                    o->uid, o->gid, &o->box};
     if (whole == V_PASS && build_runner(&b, spec, scratch, why, sizeof why) != 0)
         whole = V_COMPILE;
-
-    char runner[4400];
-    fmt(runner, sizeof runner, "%s/runner", bindir);
+    fmt(runner, sizeof runner, "%s/bin/runner", scratch);
     check_env env = {runner, scratch, o->timeout_s, o->nproc, o->uid, o->gid, cpu,
                      cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box};
-    for (int t = 0; t < spec->ntasks; t++) {
-        task_result *r = &res->tasks[t];
-        r->points = 0;
-        r->v = whole;
-        fmt(r->detail, sizeof r->detail, "%s", why);
-        int tests = 0, timed_out = 0;
-        for (int x = 0; x < spec->ntests; x++) {
-            const spec_test *test = &spec->tests[x];
-            test_result *tr = &res->tests[x];
-            if (test->task != t)
-                continue;
-            memset(tr, 0, sizeof *tr);
-            tr->conflicts = -1;
-            if (whole != V_PASS) {
-                tr->v = whole;
-                fmt(tr->detail, sizeof tr->detail, "%s", why);
-                continue;
-            }
-            if (timed_out) {
-                tr->v = V_TIMEOUT;
-                tr->skipped = 1;
-                fmt(tr->detail, sizeof tr->detail, "not run: an earlier test of this task timed out");
-                continue;
-            }
-            check_result c;
-            double start = kit_now_s();
-            check_test(test, &env, &c);
-            tr->seconds = kit_now_s() - start;
-            tr->v = c.v;
-            tr->conflicts = c.conflicts;
-            fmt(tr->detail, sizeof tr->detail, "%s", c.detail);
-            tests++;
-            timed_out = c.v == V_TIMEOUT;
-            if (c.v != V_PASS && r->v == V_PASS) { /* the task's line names its first failing test */
-                r->v = c.v;
-                fmt(r->detail, sizeof r->detail, "%s test %s: %s", test->hidden ? "hidden" : "public", test->name,
-                    c.detail);
-            }
-        }
-        if (r->v == V_PASS) {
-            r->points = spec->tasks[t].points;
-            fmt(r->detail, sizeof r->detail, "pass (%d tests)", tests);
-        }
-    }
-    if (!o->keep && scratch[0] && strstr(scratch, "XXXXXX") == NULL)
+    res->whole = whole;
+    for (int t = 0; t < spec->ntasks; t++)
+        grade_task(spec, t, &env, whole, why, shown, res);
+    if (!o->keep && scratch[0])
         nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -707,6 +783,26 @@ typedef struct grading {
     int nlabs;
 } grading;
 
+/*
+ * --test NAME: keeps only the lab's test of that name. Returns 0, or -1 with the lab's public tests
+ * listed in err when it has none of that name (a hidden test is not read, so never found).
+ */
+static int keep_test(spec_lab *spec, const char *name, char *err, size_t len)
+{
+    int kept = 0;
+    for (int x = 0; x < spec->ntests; x++)
+        if (strcmp(spec->tests[x].name, name) == 0)
+            spec->tests[kept++] = spec->tests[x];
+    if (kept) {
+        spec->ntests = kept;
+        return 0;
+    }
+    size_t used = (size_t)snprintf(err, len, "no public test '%s'; its public tests:", name);
+    for (int x = 0; x < spec->ntests && used < len; x++)
+        used += (size_t)snprintf(err + used, len - used, " %s", spec->tests[x].name);
+    return -1;
+}
+
 /* Starts a report: the selected labs with their specs loaded, nothing graded yet. */
 static void load_labs(const grading *g, grade_report *rep)
 {
@@ -716,11 +812,14 @@ static void load_labs(const grading *g, grade_report *rep)
         if (!lab_selected(g->o, g->labs[l]))
             continue;
         lab_result *lab = &rep->labs[rep->nlabs++];
-        if (load_spec(g->o->kit, g->labs[l], &lab->spec, lab->spec_error, sizeof lab->spec_error) != 0) {
+        if (load_spec(g->o->kit, g->labs[l], g->o->public_only, &lab->spec, lab->spec_error,
+                      sizeof lab->spec_error) != 0) {
             fprintf(stderr, "grader: %s\n", lab->spec_error);
             fmt(lab->spec.lab, sizeof lab->spec.lab, "%s", g->labs[l]);
             continue;
         }
+        if (g->o->test && keep_test(&lab->spec, g->o->test, lab->spec_error, sizeof lab->spec_error) != 0)
+            continue; /* the report says so; spec_ok stays 0 */
         lab->spec_ok = 1;
     }
 }
@@ -733,7 +832,7 @@ static void grade_submission(const grading *g, const char *submission, const cha
     fmt(rep->submission, sizeof rep->submission, "%s", shown);
     for (int l = 0; l < rep->nlabs; l++)
         if (rep->labs[l].spec_ok)
-            grade_lab(g->o, submission, g->compiler, g->cpu, g->libkit, &rep->labs[l]);
+            grade_lab(g->o, submission, shown, g->compiler, g->cpu, g->libkit, &rep->labs[l]);
     report_total(rep);
     rep->seconds = kit_now_s() - start;
 }
@@ -868,6 +967,138 @@ static int write_reports(const options *o, const grade_report *rep)
     return rc;
 }
 
+/*
+ * Makes the options' paths absolute (the compiler runs inside the scratch folder) and fills in the
+ * defaults under the kit; `shown` gets the submission as the user named it. Returns 0, or -1 after
+ * saying what is missing.
+ */
+static int resolve_paths(options *o, const char **shown)
+{
+    static char kit[4096], sub[4096], defaults[4][4096];
+    if (!realpath(o->kit, kit)) {
+        fprintf(stderr, "grader: kit folder %s: %s\n", o->kit, strerror(errno));
+        return -1;
+    }
+    o->kit = kit;
+    const struct {
+        const char **to, *under; /* an option, and its default's path under the kit */
+    } paths[] = {{&o->submission, "solutions"}, {&o->libkit, "build/libkit.a"},
+                 {&o->libkit_cpu, "build/libkitcpu.a"}, {&o->work, "build/grade"}};
+    for (int i = 0; i < 4; i++)
+        if (!*paths[i].to) {
+            fmt(defaults[i], sizeof defaults[i], "%s/%s", o->kit, paths[i].under);
+            *paths[i].to = defaults[i];
+        }
+    struct stat st;
+    if (!o->batch && (stat(o->submission, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(o->submission, sub))) {
+        fprintf(stderr, "grader: submission folder %s does not exist\n", o->submission);
+        return -1;
+    }
+    *shown = o->submission;
+    o->submission = sub;
+    return 0;
+}
+
+/* The mode's compiler (g++ or nvcc), and g++ for the source check in o->cxx_path; NULL after saying which is missing. */
+static const char *find_compilers(options *o, int cpu)
+{
+    static char compiler_buf[4096], cxx_buf[4096];
+    const char *compiler = cpu ? find_tool(o->cxx, NULL, compiler_buf, sizeof compiler_buf)
+                               : find_tool(o->nvcc ? o->nvcc : "nvcc", o->nvcc ? NULL : "/usr/local/cuda/bin/nvcc",
+                                           compiler_buf, sizeof compiler_buf);
+    if (!compiler) {
+        fprintf(stderr, "grader: %s not found; %s\n", cpu ? o->cxx : o->nvcc ? o->nvcc : "nvcc",
+                cpu ? "install g++ or pass --cxx PATH" : "install the CUDA Toolkit or pass --nvcc PATH");
+        return NULL;
+    }
+    if (!(o->cxx_path = find_tool(o->cxx, NULL, cxx_buf, sizeof cxx_buf))) { /* the source check preprocesses with it */
+        fprintf(stderr, "grader: %s not found; install g++ or pass --cxx PATH\n", o->cxx);
+        return NULL;
+    }
+    return compiler;
+}
+
+/*
+ * Finds the mode's kit library (into libkit_abs), makes the work folder, sets the sandbox policy and,
+ * as root, checks that the sandbox user can reach what it needs. Returns 0, or -1 after saying why.
+ */
+static int prepare_work(options *o, int cpu, char *libkit_abs)
+{
+    static char work_abs[4096];
+    if (!realpath(cpu ? o->libkit_cpu : o->libkit, libkit_abs)) {
+        fprintf(stderr, "grader: kit library %s not found; run make first\n", cpu ? o->libkit_cpu : o->libkit);
+        return -1;
+    }
+    mkdir(o->work, 0755);
+    if (!realpath(o->work, work_abs)) {
+        fprintf(stderr, "grader: cannot use work folder %s: %s\n", o->work, strerror(errno));
+        return -1;
+    }
+    o->work = work_abs;
+    set_policy(o);
+    say(o, "%s\n", sb_isolation_report());
+    /* As root, the compiler and the runners run as the sandbox user: it must reach the kit and the work folder. */
+    const char *reach[] = {o->work, o->kit, libkit_abs};
+    for (int r = 0; o->uid && r < 3; r++) {
+        char blocker[4096];
+        if (sandbox_can_reach(reach[r], blocker, sizeof blocker) != 0) {
+            fprintf(stderr, "grader: the sandbox user (%s) cannot use %s: others may not pass or read %s; chmod "
+                            "o+x (a folder) or o+r (a file), or move the kit (or --work) somewhere it can\n",
+                    o->sandbox_user, reach[r], blocker);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The kit's lab folders into names; returns how many, or -1 after saying that none is there or selected. */
+static int find_labs(const options *o, char names[][64])
+{
+    int nlabs = discover_labs(o->kit, names, MAX_LABS), selected = 0;
+    if (nlabs <= 0) {
+        fprintf(stderr, "grader: no labs with a grading.spec under %s/labs\n", o->kit);
+        return -1;
+    }
+    for (int l = 0; l < nlabs; l++)
+        selected += lab_selected(o, names[l]);
+    if (selected == 0) {
+        fprintf(stderr, "grader: no lab matches the --lab selection\n");
+        return -1;
+    }
+    return nlabs;
+}
+
+/*
+ * Grades the one submission and reports it: the table (or make check's lines with --brief) and the
+ * files asked for. Returns the exit status: 2 when a file could not be written, 1 below --expect
+ * (with --brief: when a test failed), else 0.
+ */
+static int grade_one(const grading *g, const char *shown)
+{
+    const options *o = g->o;
+    if (!o->brief) {
+        fputs("Grading ", stdout);
+        report_put_clean(stdout, shown);
+        printf(" (runners built %s)\n",
+               g->cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");
+    }
+    static grade_report rep;
+    grade_submission(g, o->submission, shown, &rep);
+    if (o->brief) {
+        int failed = report_brief(stdout, &rep, g->cpu && !gpu_present() ? "no GPU here: CPU build only" : NULL);
+        return write_reports(o, &rep) != 0 ? 2 : failed;
+    }
+    report_table(stdout, &rep);
+    if (write_reports(o, &rep) != 0)
+        return 2;
+    double percent = report_percent(&rep);
+    if (o->expect >= 0 && percent + 1e-9 < o->expect) {
+        fprintf(stderr, "grader: score %.1f%% is below the expected %.0f%%\n", percent, o->expect);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -877,93 +1108,17 @@ int main(int argc, char **argv)
     if (o.gather) /* merging result files needs no compiler, library or GPU */
         return shard_gather(o.gather, o.batch, o.gradebook);
     sb_kill_on_signal();
-    char kit_abs[4096], sub_abs[4096];
-    if (!realpath(o.kit, kit_abs)) {
-        fprintf(stderr, "grader: kit folder %s: %s\n", o.kit, strerror(errno));
-        return 2;
-    }
-    o.kit = kit_abs; /* the compiler runs inside the scratch folder, so every path must be absolute */
-    char sub_default[4096], lib_default[4096], libcpu_default[4096], work_default[4096], nvcc_buf[4096];
-    if (!o.submission) {
-        fmt(sub_default, sizeof sub_default, "%s/solutions", o.kit);
-        o.submission = sub_default;
-    }
-    if (!o.libkit) {
-        fmt(lib_default, sizeof lib_default, "%s/build/libkit.a", o.kit);
-        o.libkit = lib_default;
-    }
-    if (!o.libkit_cpu) {
-        fmt(libcpu_default, sizeof libcpu_default, "%s/build/libkitcpu.a", o.kit);
-        o.libkit_cpu = libcpu_default;
-    }
-    if (!o.work) {
-        fmt(work_default, sizeof work_default, "%s/build/grade", o.kit);
-        o.work = work_default;
-    }
-    struct stat st;
-    if (!o.batch && (stat(o.submission, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(o.submission, sub_abs))) {
-        fprintf(stderr, "grader: submission folder %s does not exist\n", o.submission);
-        return 2;
-    }
-    const char *shown = o.submission;
-    o.submission = sub_abs;
+    const char *shown, *compiler;
     int cpu = strcmp(o.mode, "cpu") == 0 || (strcmp(o.mode, "auto") == 0 && !gpu_present());
-    const char *compiler = cpu ? find_tool(o.cxx, NULL, nvcc_buf, sizeof nvcc_buf)
-                               : find_tool(o.nvcc ? o.nvcc : "nvcc", o.nvcc ? NULL : "/usr/local/cuda/bin/nvcc",
-                                           nvcc_buf, sizeof nvcc_buf);
-    if (!compiler) {
-        fprintf(stderr, "grader: %s not found; %s\n", cpu ? o.cxx : o.nvcc ? o.nvcc : "nvcc",
-                cpu ? "install g++ or pass --cxx PATH" : "install the CUDA Toolkit or pass --nvcc PATH");
+    static char names[MAX_LABS][64], libkit_abs[4096];
+    int nlabs;
+    if (resolve_paths(&o, &shown) != 0 || !(compiler = find_compilers(&o, cpu)) ||
+        prepare_work(&o, cpu, libkit_abs) != 0 || (nlabs = find_labs(&o, names)) < 0)
         return 2;
-    }
-    char cxx_buf[4096];
-    if (!(o.cxx_path = find_tool(o.cxx, NULL, cxx_buf, sizeof cxx_buf))) { /* the source check preprocesses with it */
-        fprintf(stderr, "grader: %s not found; install g++ or pass --cxx PATH\n", o.cxx);
-        return 2;
-    }
-
-    char libkit_abs[4096], work_abs[4096];
-    if (!realpath(cpu ? o.libkit_cpu : o.libkit, libkit_abs)) {
-        fprintf(stderr, "grader: kit library %s not found; run make first\n", cpu ? o.libkit_cpu : o.libkit);
-        return 2;
-    }
-    mkdir(o.work, 0755);
-    if (!realpath(o.work, work_abs)) {
-        fprintf(stderr, "grader: cannot use work folder %s: %s\n", o.work, strerror(errno));
-        return 2;
-    }
-    o.work = work_abs;
-    set_policy(&o);
-    printf("%s\n", sb_isolation_report());
-    /* As root, the compiler and the runners run as the sandbox user: it must reach the kit and the work folder. */
-    const char *reach[] = {o.work, o.kit, libkit_abs};
-    for (int r = 0; o.uid && r < 3; r++) {
-        char blocker[4096];
-        if (sandbox_can_reach(reach[r], blocker, sizeof blocker) != 0) {
-            fprintf(stderr, "grader: the sandbox user (%s) cannot use %s: others may not pass or read %s; chmod "
-                            "o+x (a folder) or o+r (a file), or move the kit (or --work) somewhere it can\n",
-                    o.sandbox_user, reach[r], blocker);
-            return 2;
-        }
-    }
-
-    static char names[MAX_LABS][64];
-    int nlabs = discover_labs(o.kit, names, MAX_LABS);
-    if (nlabs <= 0) {
-        fprintf(stderr, "grader: no labs with a grading.spec under %s/labs\n", o.kit);
-        return 2;
-    }
-    int selected = 0;
-    for (int l = 0; l < nlabs; l++)
-        selected += lab_selected(&o, names[l]);
-    if (selected == 0) {
-        fprintf(stderr, "grader: no lab matches the --lab selection\n");
-        return 2;
-    }
     if (!cpu)
         preflight(&o, compiler);
     else
-        printf("preflight: CPU mode: conflict thresholds are counted by the kit's simulator (\"simulated\")\n");
+        say(&o, "preflight: CPU mode: conflict thresholds are counted by the kit's simulator (\"simulated\")\n");
     grading g = {&o, compiler, cpu, libkit_abs, names, nlabs};
     if (o.out) {
         static grade_report labs;
@@ -975,20 +1130,5 @@ int main(int argc, char **argv)
                cpu ? "for the kit's CPU emulation" : "for the GPU");
         return run_batch(&g);
     }
-
-    fputs("Grading ", stdout);
-    report_put_clean(stdout, shown);
-    printf(" (runners built %s)\n",
-           cpu ? "for the kit's CPU emulation: no GPU here, or --mode cpu" : "for the GPU");
-    static grade_report rep;
-    grade_submission(&g, o.submission, shown, &rep);
-    report_table(stdout, &rep);
-    if (write_reports(&o, &rep) != 0)
-        return 2;
-    double percent = report_percent(&rep);
-    if (o.expect >= 0 && percent + 1e-9 < o.expect) {
-        fprintf(stderr, "grader: score %.1f%% is below the expected %.0f%%\n", percent, o.expect);
-        return 1;
-    }
-    return 0;
+    return grade_one(&g, shown);
 }

@@ -191,6 +191,26 @@ void report_csv_field(FILE *f, const char *s)
         fputc('"', f);
 }
 
+void report_rerun(char *buf, size_t len, const char *lab, const char *test)
+{
+    snprintf(buf, len, "make check LAB=%.*s%s%s", (int)strcspn(lab, "-"), lab, test ? " TEST=" : "", test ? test : "");
+}
+
+/*
+ * The command that reruns a failing task: its first failing test by name, or the whole lab when no
+ * test of its own failed it (the runner was not built, a skeleton's marker was reached); "" when
+ * the task passed or a hidden test failed it, which make check cannot run.
+ */
+static void task_rerun(const lab_result *lab, int t, char *buf, size_t len)
+{
+    const task_result *tr = &lab->tasks[t];
+    int x = tr->failed_test;
+    buf[0] = '\0';
+    if (tr->v == V_PASS || (x >= 0 && lab->spec.tests[x].hidden))
+        return;
+    report_rerun(buf, len, lab->spec.lab, x >= 0 && tr->v != V_NOT_ATTEMPTED ? lab->spec.tests[x].name : NULL);
+}
+
 void report_table(FILE *f, const grade_report *r)
 {
     for (int l = 0; l < r->nlabs; l++) {
@@ -212,11 +232,94 @@ void report_table(FILE *f, const grade_report *r)
             report_clean(name, sizeof name, lab->spec.tasks[t].name);
             fprintf(f, "  %-10s %3d/%-3d  ", name, lab->tasks[t].points, lab->spec.tasks[t].points);
             report_put_clean(f, lab->tasks[t].detail);
-            fputc('\n', f);
+            char rerun[160];
+            task_rerun(lab, t, rerun, sizeof rerun);
+            fprintf(f, "%s%s\n", rerun[0] ? "; rerun: " : "", rerun);
         }
         fprintf(f, "  %-10s %3d/%-3d\n", "lab total", lab->points, lab->max_points);
     }
     fprintf(f, "\nTOTAL %d/%d (%.1f%%)\n", r->points, r->max_points, report_percent(r));
+}
+
+/*
+ * One failure line of make check's report: what failed (and of which task, or NULL), why, and the
+ * command that reruns it ("" for none).
+ */
+static void brief_fail(FILE *f, const char *what, const char *name, const char *task, const char *detail,
+                       const char *rerun)
+{
+    fprintf(f, "  FAIL %s ", what);
+    report_put_clean(f, name);
+    if (task) {
+        fputs(" (task ", f);
+        report_put_clean(f, task);
+        fputc(')', f);
+    }
+    fputs(": ", f);
+    report_put_clean(f, detail);
+    fprintf(f, "%s%s\n", rerun[0] ? "; rerun: " : "", rerun);
+}
+
+/*
+ * make check's lines for task t of a lab whose tests ran: one for the task when it reached a
+ * skeleton's marker (its other tests that reached one add nothing), and one per other failing
+ * test; a test skipped after a timeout is counted, not shown. Adds its tests to *tests and *passed.
+ */
+static void brief_task(FILE *f, const lab_result *lab, int t, int *tests, int *passed)
+{
+    const task_result *tr = &lab->tasks[t];
+    char rerun[160];
+    int skeleton = tr->v == V_NOT_ATTEMPTED;
+    if (skeleton) {
+        task_rerun(lab, t, rerun, sizeof rerun);
+        brief_fail(f, "task", lab->spec.tasks[t].name, NULL, tr->detail, rerun);
+    }
+    for (int x = 0; x < lab->spec.ntests; x++) {
+        const spec_test *st = &lab->spec.tests[x];
+        const test_result *te = &lab->tests[x];
+        if (st->task != t)
+            continue;
+        (*tests)++;
+        *passed += te->v == V_PASS;
+        if (te->v == V_PASS || te->skipped || (skeleton && te->v == V_NOT_ATTEMPTED))
+            continue;
+        if (st->hidden)
+            rerun[0] = '\0';
+        else
+            report_rerun(rerun, sizeof rerun, lab->spec.lab, st->name);
+        brief_fail(f, st->hidden ? "hidden test" : "test", st->name, lab->spec.tasks[t].name, te->detail, rerun);
+    }
+}
+
+int report_brief(FILE *f, const grade_report *r, const char *note)
+{
+    int failed = 0;
+    for (int l = 0; l < r->nlabs; l++) {
+        const lab_result *lab = &r->labs[l];
+        if (!lab->spec_ok) {
+            brief_fail(f, "lab", lab->spec.lab, NULL, lab->spec_error, "");
+            failed = 1;
+            continue;
+        }
+        int tests = 0, passed = 0, hidden = 0;
+        for (int x = 0; x < lab->spec.ntests; x++)
+            hidden += lab->spec.tests[x].hidden;
+        if (lab->whole != V_PASS) { /* no test ran: one line for the lab */
+            char rerun[160];
+            report_rerun(rerun, sizeof rerun, lab->spec.lab, NULL);
+            brief_fail(f, "lab", lab->spec.lab, NULL, lab->spec.ntasks ? lab->tasks[0].detail : "", rerun);
+            tests = lab->spec.ntests;
+        } else {
+            for (int t = 0; t < lab->spec.ntasks; t++)
+                brief_task(f, lab, t, &tests, &passed);
+        }
+        fputs("lab ", f);
+        report_put_clean(f, lab->spec.lab);
+        fprintf(f, ", %s build: %d of %d %stests pass%s%s%s\n", r->mode && strcmp(r->mode, "gpu") == 0 ? "GPU" : "CPU",
+                passed, tests, hidden ? "" : "public ", note ? " (" : "", note ? note : "", note ? ")" : "");
+        failed |= passed < tests;
+    }
+    return failed;
 }
 
 void report_tsv(FILE *f, const grade_report *r)
@@ -308,6 +411,18 @@ static int task_has_hidden(const spec_lab *spec, int t)
     return 0;
 }
 
+/* Gradescope's "output" of a test or task: its detail, and on a line of its own the command that reruns it, if any. */
+static void json_output(FILE *f, const char *detail, const char *rerun)
+{
+    fputs("\"output\": \"", f);
+    report_json_string(f, detail);
+    if (rerun[0]) {
+        fputs("\\nRerun it on your own file: ", f);
+        report_json_string(f, rerun);
+    }
+    fputc('"', f);
+}
+
 void report_gradescope(FILE *f, const grade_report *r)
 {
     fprintf(f, "{\n  \"execution_time\": %d,\n  ", (int)(r->seconds + 0.5));
@@ -341,7 +456,9 @@ void report_gradescope(FILE *f, const grade_report *r)
             report_json_string(f, lab->spec.tasks[t].title);
             fprintf(f, "\", \"score\": %d, \"max_score\": %d, \"status\": \"%s\", ", tr->points,
                     lab->spec.tasks[t].points, tr->v == V_PASS ? "passed" : "failed");
-            json_pair(f, "output", tr->detail);
+            char rerun[160];
+            task_rerun(lab, t, rerun, sizeof rerun);
+            json_output(f, tr->detail, rerun);
             fprintf(f, ", \"visibility\": \"%s\"}", task_has_hidden(&lab->spec, t) ? "after_due_date" : "visible");
             for (int x = 0; x < lab->spec.ntests; x++) {
                 const spec_test *st = &lab->spec.tests[x];
@@ -356,7 +473,10 @@ void report_gradescope(FILE *f, const grade_report *r)
                 report_json_string(f, st->name);
                 fprintf(f, "%s\", \"score\": 0, \"max_score\": 0, \"status\": \"%s\", ", st->hidden ? " (hidden)" : "",
                         te->v == V_PASS ? "passed" : "failed");
-                json_pair(f, "output", te->detail);
+                rerun[0] = '\0';
+                if (te->v != V_PASS && !st->hidden)
+                    report_rerun(rerun, sizeof rerun, lab->spec.lab, st->name);
+                json_output(f, te->detail, rerun);
                 fprintf(f, ", \"visibility\": \"%s\"}", st->hidden ? "after_due_date" : "visible");
             }
         }

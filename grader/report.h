@@ -25,6 +25,7 @@ typedef struct task_result {
     verdict v;                  /**< the task's verdict: its first failing test's, or pass */
     int points;                 /**< points earned: all of the task's, or 0 */
     char detail[REPORT_DETAIL]; /**< "pass (N tests)" or the first failing test's line */
+    int failed_test;            /**< index into spec.tests of the test the detail names, or -1 (passed, or none ran) */
 } task_result;
 
 /** One graded lab: its spec (public and hidden tests) and the results. */
@@ -34,6 +35,7 @@ typedef struct lab_result {
     char spec_error[REPORT_DETAIL];        /**< why the spec could not be read */
     task_result tasks[SPEC_MAX_TASKS];     /**< parallel to spec.tasks */
     test_result tests[SPEC_MAX_TESTS];     /**< parallel to spec.tests */
+    verdict whole;                         /**< pass when the runner was built and the tests ran; else every task's verdict */
     int points;                            /**< points earned in the lab */
     int max_points;                        /**< points possible in the lab */
 } lab_result;
@@ -116,8 +118,34 @@ void report_xml_text(FILE *f, const char *s);
  */
 void report_csv_field(FILE *f, const char *s);
 
-/** The score table: one block per lab, a line per task, and the total; every text is cleaned (report_clean()). */
+/**
+ * The command that reruns a lab's public test on the student's own file, as the student types it.
+ * @param[out] buf  "make check LAB=02 TEST=b-below-a", or "make check LAB=02" when @p test is NULL
+ * @param[in]  len  size of @p buf
+ * @param[in]  lab  the lab's folder, "NN-slug" (LAB= gets its number)
+ * @param[in]  test a public test's name, or NULL for the whole lab
+ */
+void report_rerun(char *buf, size_t len, const char *lab, const char *test);
+
+/**
+ * The score table: one block per lab, a line per task, and the total; every text is cleaned
+ * (report_clean()). A failing task's line ends with the command that reruns it (report_rerun()),
+ * unless a hidden test failed it.
+ */
 void report_table(FILE *f, const grade_report *r);
+
+/**
+ * make check's report: quiet on success, one line per failure. Per lab, a line for each failing
+ * test (its name, its detail with what was expected and what came, the command that reruns it),
+ * one line per task instead when the task reached a skeleton's "not implemented", or one line for
+ * the lab when its runner was not built; then one summary line: "lab NN-slug, CPU build: P of T
+ * public tests pass", followed by @p note in parentheses when there is one.
+ * @param[in] f    where to
+ * @param[in] r    the graded report
+ * @param[in] note a remark for each summary line, such as "no GPU here: CPU build only", or NULL
+ * @return 0 when every test passed, 1 otherwise
+ */
+int report_brief(FILE *f, const grade_report *r, const char *note);
 
 /**
  * One line per task: lab, task, points, max, verdict, detail, tab-separated.

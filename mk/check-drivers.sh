@@ -26,5 +26,19 @@ for spec in labs/*/grading.spec; do
     fi
 done
 rm -f "$trace"
+
+# Handout 01's stability example quotes the tags the kit gives kv32 values (A: 0, 1, ...; B: -1, -2, ...):
+# read in order, its values from A are the driver's A values, and those from B the driver's B values.
+values() { sed -n "s/^$1 ([0-9]*): //p" <<<"$2" | grep -o 'value -\?[0-9]*' | awk '{print $2}' | paste -sd' ' -; }
+only() { tr ' ' '\n' <<<"$2" | grep -Fxf <(tr ' ' '\n' <<<"$1") | paste -sd' ' -; }
+out=$(timeout 60 "$build/labs/sol-cpu/01-sequential-merge/driver" --m 5 --n 4 --type kv32 --print 2>&1)
+a=$(values A "$out") b=$(values B "$out")
+example=$(tr '\n' ' ' <handouts/01-sequential-merge.md | grep -o 'values must read *`[^`]*`' | grep -o '`.*`' | tr -d '`')
+if [ -n "$a" ] && [ -n "$b" ] && [ "$(only "$a" "$example")" = "$a" ] && [ "$(only "$b" "$example")" = "$b" ] &&
+    [ "$(wc -w <<<"$example")" = 9 ]; then
+    ok "handouts/01-sequential-merge.md's stable example ($example) uses the driver's tags (A: $a; B: $b)"
+else
+    bad "handouts/01-sequential-merge.md's stable example reads '$example'; the driver tags A with '$a' and B with '$b'"
+fi
 echo "drivers: $passed passed, $failed failed, 0 skipped"
 [ $failed = 0 ]

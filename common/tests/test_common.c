@@ -614,20 +614,36 @@ static void test_sort(void)
         const size_t n = 2000;
         void *data = kit_xmalloc(n * kit_type_size(t));
         long long *keys = (long long *)kit_xmalloc(n * sizeof *keys);
-        kit_gen_array(t, data, n, KIT_GEN_DUPLICATES, 11);
-        for (size_t i = 0; i < n; i++)
-            keys[i] = kit_key_at(t, data, i);
-        qsort(keys, n, sizeof *keys, cmp_ll);
-        kit_sort(t, data, n);
-        for (size_t i = 0; i < n; i++)
-            if (kit_key_at(t, data, i) != keys[i]) {
-                kit_test_fail(__FILE__, __LINE__, "%s sort of 2000 keys: index %zu: expected %lld, got %lld",
-                              kit_type_name(t), i, keys[i], (long long)kit_key_at(t, data, i));
-                break;
-            }
+        for (int shape = 0; shape < 2; shape++) { /* duplicates; random keys over the type's whole range */
+            kit_gen_array(t, data, n, shape ? KIT_GEN_RANDOM : KIT_GEN_DUPLICATES, 11);
+            for (size_t i = 0; i < n; i++)
+                keys[i] = kit_key_at(t, data, i);
+            qsort(keys, n, sizeof *keys, cmp_ll);
+            kit_sort(t, data, n);
+            for (size_t i = 0; i < n; i++)
+                if (kit_key_at(t, data, i) != keys[i]) {
+                    kit_test_fail(__FILE__, __LINE__, "%s sort of 2000 %s keys: index %zu: expected %lld, got %lld",
+                                  kit_type_name(t), shape ? "random" : "duplicate", i, keys[i],
+                                  (long long)kit_key_at(t, data, i));
+                    break;
+                }
+        }
         free(data);
         free(keys);
     }
+
+    /* Equal keys keep their order: kv32 values tag the input positions, so they rise within a key. */
+    const size_t n = 5000;
+    kit_kv32 *pairs = (kit_kv32 *)kit_xmalloc(n * sizeof *pairs);
+    kit_gen_array(KIT_TYPE_KV32, pairs, n, KIT_GEN_FEW_UNIQUE, 12);
+    kit_sort(KIT_TYPE_KV32, pairs, n);
+    for (size_t i = 1; i < n; i++)
+        if (pairs[i - 1].key > pairs[i].key || (pairs[i - 1].key == pairs[i].key && pairs[i - 1].value > pairs[i].value)) {
+            kit_test_fail(__FILE__, __LINE__, "kv32 sort of 5000 few-unique pairs: index %zu: (%d, %d) after (%d, %d)", i,
+                          pairs[i].key, pairs[i].value, pairs[i - 1].key, pairs[i - 1].value);
+            break;
+        }
+    free(pairs);
 }
 
 

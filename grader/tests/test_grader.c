@@ -684,7 +684,9 @@ static void fill_report(void)
     lab->tasks[0].v = V_PASS;
     lab->tasks[0].points = 6;
     snprintf(lab->tasks[0].detail, sizeof lab->tasks[0].detail, "pass (3 tests)");
+    lab->tasks[0].failed_test = -1;
     lab->tasks[1].v = V_WRONG;
+    lab->tasks[1].failed_test = 2;
     snprintf(lab->tasks[1].detail, sizeof lab->tasks[1].detail, "public test s1: %s", NASTY);
     for (int x = 0; x < 4; x++) { /* spec order: p1, p2, s1, then the hidden h1 */
         lab->tests[x].v = V_PASS;
@@ -749,8 +751,8 @@ static void test_report_gradescope(void)
                               "\"output\": \"pass (3 tests)\", \"visibility\": \"after_due_date\"") != NULL,
                    "task merge (with a hidden test) not after_due_date:\n%s", gs);
     KIT_ASSERT_MSG(strstr(gs, "task stable: stability\", \"score\": 0, \"max_score\": 4, \"status\": \"failed\"") &&
-                       strstr(gs, "?</failure><x>]]>&\\\\ ??[2J ?? caf\xc3\xa9\", "
-                                  "\"visibility\": \"visible\"}"),
+                       strstr(gs, "?</failure><x>]]>&\\\\ ??[2J ?? caf\xc3\xa9\\nRerun it on your own file: make check "
+                                  "LAB=01 TEST=s1\", \"visibility\": \"visible\"}"),
                    "task stable (public only) wrong or not visible:\n%s", gs);
     KIT_ASSERT_MSG(strstr(gs, "test merge/p1\", \"score\": 0, \"max_score\": 0, \"status\": \"passed\", "
                               "\"output\": \"pass\", \"visibility\": \"visible\"") != NULL,
@@ -794,6 +796,12 @@ static void test_report_table_and_tsv(void)
     KIT_ASSERT_MSG(strstr(table, "  merge        6/6    pass (3 tests)\n") && strstr(table, "TOTAL 6/10 (60.0%)\n") &&
                        strstr(table, "== 02-y: spec error, not graded =="),
                    "table:\n%s", table);
+    KIT_ASSERT_MSG(strstr(table, " caf\xc3\xa9; rerun: make check LAB=01 TEST=s1\n"),
+                   "the failing task's line lacks the command that reruns s1:\n%s", table);
+    free(table);
+    rep.labs[0].tasks[1].failed_test = 3; /* had the hidden h1 failed the task, no command could rerun it */
+    table = write_report(report_table);
+    KIT_ASSERT_MSG(!strstr(table, "rerun"), "a hidden test's failure names a command:\n%s", table);
     free(table);
     char *tsv = write_report(report_tsv);
     KIT_ASSERT_MSG(strncmp(tsv, "01-x\tmerge\t6\t6\tpass\tpass (3 tests)\n01-x\tstable\t0\t4\twrong\tpublic test s1: "
@@ -804,6 +812,72 @@ static void test_report_table_and_tsv(void)
         lines += *p == '\n';
     KIT_ASSERT_MSG(lines == 2, "the TSV has %d lines, expected 2 (line breaks in a detail must not split it)", lines);
     free(tsv);
+}
+
+static void test_report_rerun(void)
+{
+    char buf[160];
+    report_rerun(buf, sizeof buf, "02-co-rank", "b-below-a");
+    KIT_ASSERT_MSG(strcmp(buf, "make check LAB=02 TEST=b-below-a") == 0, "report_rerun with a test: '%s'", buf);
+    report_rerun(buf, sizeof buf, "07-cf-gather", NULL);
+    KIT_ASSERT_MSG(strcmp(buf, "make check LAB=07") == 0, "report_rerun for the lab: '%s'", buf);
+}
+
+static void brief_of_report(FILE *f, const grade_report *r)
+{
+    report_brief(f, r, NULL);
+}
+
+/* Writes make check's report of rep, with its exit status in *status. */
+static char *write_brief(const char *note, int *status)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    *status = report_brief(f, &rep, note);
+    fclose(f);
+    return buf;
+}
+
+/* make check's report: a line per failure with its rerun command, one per skeleton task, one per unbuilt lab. */
+static void test_report_brief(void)
+{
+    int status;
+    fill_report();
+    char *out = write_brief(NULL, &status);
+    KIT_ASSERT_MSG(status == 1 && strstr(out, "  FAIL test s1 (task stable): \"PASS\"?</failure>") &&
+                       strstr(out, " caf\xc3\xa9; rerun: make check LAB=01 TEST=s1\n") &&
+                       strstr(out, "lab 01-x, CPU build: 3 of 4 tests pass\n") &&
+                       strstr(out, "  FAIL lab 02-y: labs/02-y/grading.spec:3: unknown directive <"),
+                   "a wrong public test and a broken spec (exit %d):\n%s", status, out);
+    free(out);
+
+    rep.nlabs = 1; /* every test passes: one quiet line */
+    rep.labs[0].tasks[1].v = rep.labs[0].tests[2].v = V_PASS;
+    rep.labs[0].spec.tests[3].hidden = 0;
+    out = write_brief("no GPU here", &status);
+    KIT_ASSERT_MSG(status == 0 && strcmp(out, "lab 01-x, CPU build: 4 of 4 public tests pass (no GPU here)\n") == 0,
+                   "all passing (exit %d):\n%s", status, out);
+    free(out);
+
+    lab_result *lab = &rep.labs[0]; /* a skeleton: task merge reached its marker in all three tests */
+    lab->tasks[0].v = lab->tests[0].v = lab->tests[1].v = lab->tests[3].v = V_NOT_ATTEMPTED;
+    lab->tasks[0].failed_test = 0;
+    snprintf(lab->tasks[0].detail, sizeof lab->tasks[0].detail, "not implemented: lab 01:merge in labs/01-x/x.cuh");
+    out = write_brief(NULL, &status);
+    KIT_ASSERT_MSG(status == 1 && strcmp(out, "  FAIL task merge: not implemented: lab 01:merge in labs/01-x/x.cuh; "
+                                              "rerun: make check LAB=01\nlab 01-x, CPU build: 1 of 4 public tests "
+                                              "pass\n") == 0,
+                   "a skeleton's task (exit %d):\n%s", status, out);
+    free(out);
+
+    lab->whole = V_COMPILE; /* no runner: one line for the lab */
+    snprintf(lab->tasks[0].detail, sizeof lab->tasks[0].detail, "compile error (exit 1): x.cuh:3: error: oops");
+    out = write_brief(NULL, &status);
+    KIT_ASSERT_MSG(status == 1 && strcmp(out, "  FAIL lab 01-x: compile error (exit 1): x.cuh:3: error: oops; rerun: "
+                                              "make check LAB=01\nlab 01-x, CPU build: 0 of 4 public tests pass\n") == 0,
+                   "a lab that did not build (exit %d):\n%s", status, out);
+    free(out);
 }
 
 /* --calibrate's thresholds file: one line per test with a threshold, the count or "not-measured". */
@@ -1117,6 +1191,7 @@ static void test_hostile_text_everywhere(void)
 {
     static const out_format formats[] = {
         {"text table", report_table, "\n", 0, NULL},
+        {"make check's report", brief_of_report, "\n", 0, NULL},
         {"TSV", report_tsv, "\n\t", 6, NULL},
         {"JSON", report_json, "\n", 0, json_problem},
         {"Gradescope results.json", report_gradescope, "\n", 0, json_problem},
@@ -1570,6 +1645,8 @@ static void register_tests(void)
     kit_test_add(r, "Gradescope results.json", test_report_gradescope);
     kit_test_add(r, "JUnit XML", test_report_junit);
     kit_test_add(r, "table and TSV", test_report_table_and_tsv);
+    kit_test_add(r, "the command that reruns a test", test_report_rerun);
+    kit_test_add(r, "make check's report", test_report_brief);
     kit_test_add(r, "files written through a temporary", test_report_write_file);
     kit_test_add(r, "--calibrate: the thresholds file", test_report_calibration);
     kit_test_add(r, "the kit's hidden specs are marked hidden", test_hidden_specs_marked);

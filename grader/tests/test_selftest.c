@@ -562,6 +562,122 @@ static void test_hidden_not_quoted(void)
     free(text);
 }
 
+/*
+ * Runs make check's script (mk/check.sh) on one lab of a submission folder, as make check runs it on
+ * labs/; its output goes to `log` and the command to `cmd`. Returns its exit status, or -1.
+ */
+static int run_check(const char *submission, const char *lab, const char *test, const char *log, char *cmd,
+                     size_t len)
+{
+    snprintf(cmd, len, "KIT_CHECK_SUBMISSION='%s' bash mk/check.sh '%s' '%s' %s %s", submission,
+             env_or("KIT_GRADER", "build/grader/grader"), env_or("KIT_BUILD", "build"), lab, test);
+    char full[4096];
+    snprintf(full, sizeof full, "%s >'%s' 2>&1", cmd, log);
+    int status = system(full);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* How many times `needle` occurs in `text`. */
+static int occurrences(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = text; p && (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/*
+ * make check runs the public tests through the grader, so lab 2's bound is judged the same way in
+ * both places: a co_rank that does not search (fixture corank-no-search) fails bound there too, by
+ * the test's name, with the command that reruns it.
+ */
+static void test_check_fails_search_free_co_rank(void)
+{
+    char dir[700], log[512], cmd[2048];
+    snprintf(log, sizeof log, "%s/selftest-check.log", env_or("KIT_BUILD", "build"));
+    if (!materialize("grader/tests/submissions/corank-no-search", "corank-no-search", dir, sizeof dir))
+        return;
+    const char *tests[] = {"", "balanced"}; /* the whole lab, then the one test */
+    for (int i = 0; i < 2; i++) {
+        int status = run_check(dir, "02-co-rank", tests[i], log, cmd, sizeof cmd);
+        char *out = slurp(log);
+        KIT_ASSERT_MSG(status == 1 && out && strstr(out, "FAIL test balanced (task bound): wrong output") &&
+                           strstr(out, "; rerun: make check LAB=02 TEST=balanced\n"),
+                       "%s: expected exit 1 and bound's test balanced failing with its rerun command; got exit %d "
+                       "and:\n%s", cmd, status, out ? out : "(no output)");
+        free(out);
+    }
+}
+
+/*
+ * make check on a skeleton (labs/ holds them): one "not implemented" line per task, naming the
+ * student's file, not one per test; and a hidden test can be neither run nor named.
+ */
+static void test_check_skeleton_and_hidden(void)
+{
+    char log[512], cmd[2048];
+    snprintf(log, sizeof log, "%s/selftest-check.log", env_or("KIT_BUILD", "build"));
+    int status = run_check("labs", "02-co-rank", "", log, cmd, sizeof cmd);
+    char *out = slurp(log);
+    int lines = occurrences(out, "\n"), builds = occurrences(out, "lab 02-co-rank, "),
+        marked = occurrences(out, ": not implemented: lab 02:co_rank in labs/02-co-rank/co_rank.cuh; rerun: make "
+                                  "check LAB=02\n");
+    KIT_ASSERT_MSG(status == 1 && builds >= 1 && marked == 2 * builds && lines == 3 * builds,
+                   "%s: expected exit 1 and, per build, 2 lines (tasks co_rank and bound) saying not implemented "
+                   "in labs/02-co-rank/co_rank.cuh and a summary; got exit %d and:\n%s", cmd, status,
+                   out ? out : "(no output)");
+    free(out);
+
+    FILE *spec = fopen("grader/hidden/02-co-rank.spec", "r");
+    char line[512], name[64];
+    int hidden = 0;
+    status = run_check("labs", "02-co-rank", "exhaustive-dup", log, cmd, sizeof cmd);
+    out = slurp(log);
+    KIT_ASSERT_MSG(status == 1 && out && strstr(out, "no public test 'exhaustive-dup'"),
+                   "%s: expected exit 1 and 'no public test', got exit %d and:\n%s", cmd, status, out ? out : "");
+    while (spec && fgets(line, sizeof line, spec))
+        if (sscanf(line, "test %*s hidden %63s", name) == 1 && strcmp(name, "exhaustive-dup") != 0) {
+            hidden++;
+            KIT_ASSERT_MSG(out && !strstr(out, name), "%s names the hidden test %s:\n%s", cmd, name, out);
+        }
+    KIT_ASSERT_MSG(hidden > 0, "grader/hidden/02-co-rank.spec has no other hidden test to look for");
+    if (spec)
+        fclose(spec);
+    free(out);
+}
+
+/*
+ * The student kit has no solutions/: there make check and make grade build a lab that uses earlier
+ * labs with the student's own copies, the object check's baseline too (it once looked for the
+ * solutions' copies and refused every such lab). A kit of links to this one's common/, labs/,
+ * grader/ and mk/, without solutions/, checks lab 3 on the solutions' files of labs 1 to 3.
+ */
+static void test_student_kit_uses(void)
+{
+    const char *build = env_or("KIT_BUILD", "build");
+    char kit[512], sub[512], work[512], lib[512], log[512], cmd[4096];
+    snprintf(kit, sizeof kit, "%s/selftest-student-kit", build);
+    snprintf(sub, sizeof sub, "%s/selftest-student-labs", build);
+    snprintf(work, sizeof work, "%s/selftest-student-work", build);
+    snprintf(lib, sizeof lib, "%s/libkitcpu.a", build);
+    snprintf(log, sizeof log, "%s/selftest-grader.log", build);
+    snprintf(cmd, sizeof cmd,
+             "set -e; rm -rf '%s' '%s' '%s'; mkdir -p '%s' '%s'; for d in common labs grader mk; do "
+             "ln -s \"$PWD/$d\" '%s/'; done; cp -r solutions/01-sequential-merge solutions/02-co-rank "
+             "solutions/03-basic-merge '%s/'",
+             kit, sub, work, kit, sub, kit, sub);
+    KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", kit);
+    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", kit, "--submission", sub, "--lab",
+                    "03", "--mode", "cpu", "--public", "--brief", "--libkit-cpu", lib, "--work", work, NULL};
+    int status = run_grader(argv);
+    char *out = slurp(log);
+    KIT_ASSERT_MSG(status == 0 && out && strstr(out, "lab 03-basic-merge, CPU build: ") && !strstr(out, "FAIL"),
+                   "%s --kit %s --submission %s --lab 03 --mode cpu --public --brief --libkit-cpu %s --work %s: "
+                   "expected exit 0 and every public test passing, got exit %d and:\n%s", argv[0], kit, sub, lib,
+                   work, status, out ? out : "(no output)");
+    free(out);
+}
+
 static void register_tests(void)
 {
     CU_pSuite s = kit_test_suite("grader self-test");
@@ -577,6 +693,9 @@ static void register_tests(void)
     kit_test_add(s, "--nvcc as a bare name", test_nvcc_by_name);
     kit_test_add(s, "JSON, Gradescope and JUnit files", test_report_files);
     kit_test_add(s, "hidden tests never quote the runner", test_hidden_not_quoted);
+    kit_test_add(s, "make check fails a search-free co_rank on bound", test_check_fails_search_free_co_rank);
+    kit_test_add(s, "make check: one line per skeleton task, no hidden test", test_check_skeleton_and_hidden);
+    kit_test_add(s, "the student kit checks a lab that uses earlier labs", test_student_kit_uses);
     kit_test_add(s, "batch mode: interrupted, resumed, forced", test_batch_resume);
 }
 
