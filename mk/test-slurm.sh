@@ -97,8 +97,9 @@ cp -r "$kit"/solutions/01-sequential-merge "$kit"/solutions/02-co-rank "$subs/go
 cp -r "$kit"/solutions/01-sequential-merge "$kit"/solutions/02-co-rank "$subs/$weird/"
 cp -r "$kit"/solutions/01-sequential-merge "$subs/partial/"
 mkdir "$subs/partial/02-co-rank" && cp "$kit"/labs/02-co-rank/co_rank.cuh "$subs/partial/02-co-rank/"
-cp -r "$kit"/solutions/01-sequential-merge "$kit"/grader/tests/submissions/compile-error/02-co-rank "$subs/broken/"
-rm -f "$subs/broken/02-co-rank/expected.tsv"
+cp -r "$kit"/solutions/01-sequential-merge "$kit"/solutions/02-co-rank "$subs/broken/"
+patch -s -p1 -F0 -d "$subs/broken" <"$kit/grader/tests/submissions/compile-error/patch.diff" ||
+    fail "could not make the broken submission (the compile-error fixture no longer applies?)"
 cp -r "$kit"/solutions/01-sequential-merge "$kit"/solutions/02-co-rank "$subs/hanging/"
 sed -i -e 's|^#include "kit_lab.h"$|&\n#include <unistd.h>|' \
     -e 's|^    //@answer$|    for (;;) /* hangs: the grader must time it out */\n        sleep(1);\n&|' \

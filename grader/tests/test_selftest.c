@@ -150,32 +150,51 @@ static int control_byte_at(const char *text)
 }
 
 /*
- * A fixture stored as a patch (grader/tests/submissions/NAME/patch.diff, a unified diff against
- * solutions/) or built by a script (setup.sh): copies the solution files the patch touches into
- * build/selftest-cases/NAME, applies the patch there, and runs setup.sh in that folder (with
- * KIT_ROOT the kit) when there is one. Returns the folder to grade (the fixture's own when it has
- * neither), or NULL with a failed assertion.
+ * Builds a fixture in build/selftest-cases/NAME: copies the solution files its patch.diff (a unified
+ * diff against solutions/) touches, applies the patch exactly (no fuzz), then runs its setup.sh there
+ * with KIT_ROOT the kit. A fixture has a patch, a script, or both. Returns 0 with the folder in out,
+ * or -1 with why: one line that names the fixture and what to do.
  */
-static const char *materialize(const char *fixture, const char *name, char *out, size_t len)
+static int fixture_build(const char *fixture, const char *name, char *out, size_t len, char *why, size_t why_len)
 {
     char patch[700], setup[700], cmd[8192];
     snprintf(patch, sizeof patch, "%s/patch.diff", fixture);
     snprintf(setup, sizeof setup, "%s/setup.sh", fixture);
-    if (access(patch, R_OK) != 0 && access(setup, R_OK) != 0) {
-        snprintf(out, len, "%s", fixture);
-        return out;
-    }
+    int has_patch = access(patch, R_OK) == 0, has_setup = access(setup, R_OK) == 0;
     snprintf(out, len, "%s/selftest-cases/%s", env_or("KIT_BUILD", "build"), name);
+    if (!has_patch && !has_setup) {
+        snprintf(why, why_len, "%s: the fixture has neither patch.diff nor setup.sh (%s)", name, fixture);
+        return -1;
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", out, out);
+    if (system(cmd) != 0) {
+        snprintf(why, why_len, "%s: cannot make %s", name, out);
+        return -1;
+    }
     snprintf(cmd, sizeof cmd,
-             "set -e; rm -rf '%s'; mkdir -p '%s'; "
-             "for f in $(sed -n 's|^+++ b/\\([^\t]*\\).*|\\1|p' '%s' 2>/dev/null); do "
+             "set -e; for f in $(sed -n 's|^+++ b/\\([^\t]*\\).*|\\1|p' '%s'); do "
              "  mkdir -p \"$(dirname '%s'/$f)\"; cp solutions/$f '%s'/$f; done; "
-             "if [ -f '%s' ]; then patch -s -p1 -d '%s' < '%s' >/dev/null; fi; "
-             "if [ -f '%s/setup.sh' ]; then (cd '%s' && KIT_ROOT=\"$OLDPWD\" sh \"$OLDPWD/%s/setup.sh\"); fi",
-             out, out, patch, out, out, patch, out, patch, fixture, out, fixture);
-    int rc = system(cmd);
-    KIT_ASSERT_MSG(rc == 0, "%s: the fixture's patch no longer applies to solutions/ (or its setup.sh failed); "
-                   "regenerate it: %s", name, patch);
+             "patch -s -p1 -F0 --no-backup-if-mismatch -d '%s' < '%s' >/dev/null 2>&1",
+             patch, out, out, out, patch);
+    if (has_patch && system(cmd) != 0) {
+        snprintf(why, why_len, "%s: %s no longer applies to solutions/ (what it could not apply is in %s/*.rej); "
+                 "regenerate it as grader/tests/submissions/README.md says", name, patch, out);
+        return -1;
+    }
+    snprintf(cmd, sizeof cmd, "cd '%s' && KIT_ROOT=\"$OLDPWD\" sh \"$OLDPWD/%s\" >/dev/null", out, setup);
+    if (has_setup && system(cmd) != 0) {
+        snprintf(why, why_len, "%s: %s failed in %s", name, setup, out);
+        return -1;
+    }
+    return 0;
+}
+
+/* fixture_build() as a test step: returns the folder to grade, or NULL with a failed assertion naming the fixture. */
+static const char *materialize(const char *fixture, const char *name, char *out, size_t len)
+{
+    char why[2048];
+    int rc = fixture_build(fixture, name, out, len, why, sizeof why);
+    KIT_ASSERT_MSG(rc == 0, "%s", why);
     return rc == 0 ? out : NULL;
 }
 
@@ -277,24 +296,33 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void test_broken_submissions(void)
+#define CORPUS "grader/tests/submissions"
+#define MAX_FIXTURES 256
+
+/* The corpus's fixture folders, sorted by name, as malloc'ed strings (the caller frees them); their count, or -1. */
+static int fixture_names(char **names)
 {
-    const char *root = "grader/tests/submissions";
-    DIR *d = opendir(root);
-    KIT_ASSERT_MSG(d != NULL, "cannot open %s", root);
+    DIR *d = opendir(CORPUS);
+    KIT_ASSERT_MSG(d != NULL, "cannot open %s", CORPUS);
     if (!d)
-        return;
-    char *names[256];
-    int count = 0, cases = 0, checked = 0, k, n;
-    for (struct dirent *e; (e = readdir(d)) && count < 256;)
+        return -1;
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d)) && count < MAX_FIXTURES;)
         if (e->d_name[0] != '.' && e->d_type == DT_DIR)
             names[count++] = strdup(e->d_name);
     closedir(d);
     qsort(names, (size_t)count, sizeof names[0], cmp_name);
+    return count;
+}
+
+static void test_broken_submissions(void)
+{
+    char *names[MAX_FIXTURES];
+    int count = fixture_names(names), cases = 0, checked = 0, k, n;
     int sliced = shard(&k, &n);
     for (int i = 0; i < count; i++) {
         char dir[512];
-        snprintf(dir, sizeof dir, "%s/%s", root, names[i]);
+        snprintf(dir, sizeof dir, "%s/%s", CORPUS, names[i]);
         if (i % n == k) {
             checked += check_case(dir, names[i]);
             cases++;
@@ -303,6 +331,102 @@ static void test_broken_submissions(void)
     }
     if (!sliced)
         KIT_ASSERT_MSG(cases >= 50 && checked >= 90, "only %d broken submissions with %d expectations", cases, checked);
+}
+
+/*
+ * fixture_build() on three made-up fixtures in build/selftest-fixtures: a patch that applies (the
+ * control), the same patch once its context no longer matches solutions/, and a folder with neither
+ * patch.diff nor setup.sh. The last two must fail with a line that names the fixture.
+ */
+static void test_fixture_failures(void)
+{
+    char root[512], cmd[4096], dir[700], why[2048], good[700], stale[700], none[700], built[800];
+    const char *file = "01-sequential-merge/merge_sequential.cuh";
+    snprintf(root, sizeof root, "%s/selftest-fixtures", env_or("KIT_BUILD", "build"));
+    snprintf(cmd, sizeof cmd,
+             "set -e; r='%s'; rm -rf \"$r\"; mkdir -p \"$r/edit/01-sequential-merge\" \"$r/good-patch\" "
+             "\"$r/stale-patch\" \"$r/no-patch\"; { cat solutions/%s; echo '/* fixture check */'; } > \"$r/edit/%s\"; "
+             "{ echo '# a patch that applies'; diff -u --label a/%s --label b/%s solutions/%s \"$r/edit/%s\" || true; } "
+             "> \"$r/good-patch/patch.diff\"; "
+             "sed 's|^ #endif$| #endif /* not in the solution */|' \"$r/good-patch/patch.diff\" > \"$r/stale-patch/patch.diff\"; "
+             "! cmp -s \"$r/good-patch/patch.diff\" \"$r/stale-patch/patch.diff\"",
+             root, file, file, file, file, file, file);
+    KIT_ASSERT_MSG(system(cmd) == 0, "could not make the fixtures in %s (does %s still end in #endif?)", root, file);
+    snprintf(good, sizeof good, "%s/good-patch", root);
+    snprintf(stale, sizeof stale, "%s/stale-patch", root);
+    snprintf(none, sizeof none, "%s/no-patch", root);
+
+    int rc = fixture_build(good, "selftest-good-patch", dir, sizeof dir, why, sizeof why);
+    KIT_ASSERT_MSG(rc == 0, "the control patch did not apply: %s", why);
+    snprintf(built, sizeof built, "%s/%s", dir, file);
+    char *text = slurp(built);
+    KIT_ASSERT_MSG(text && strstr(text, "/* fixture check */"), "the control patch applied, but %s lacks its line", built);
+    free(text);
+
+    rc = fixture_build(stale, "selftest-stale-patch", dir, sizeof dir, why, sizeof why);
+    KIT_ASSERT_MSG(rc == -1 && strncmp(why, "selftest-stale-patch: ", 22) == 0 && strstr(why, "no longer applies"),
+                   "a patch that no longer applies gave %d: %s", rc, rc ? why : "(built)");
+    rc = fixture_build(none, "selftest-no-patch", dir, sizeof dir, why, sizeof why);
+    KIT_ASSERT_MSG(rc == -1 && strncmp(why, "selftest-no-patch: ", 19) == 0 &&
+                       strstr(why, "neither patch.diff nor setup.sh"),
+                   "a fixture with neither patch.diff nor setup.sh gave %d: %s", rc, rc ? why : "(built)");
+}
+
+/* The first line of a fixture's patch.diff (else setup.sh) without its "# ", in buf; empty if it has none. */
+static void fixture_purpose(const char *name, char *buf, size_t len)
+{
+    char path[600], line[1024] = "";
+    snprintf(path, sizeof path, "%s/%s/patch.diff", CORPUS, name);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(path, sizeof path, "%s/%s/setup.sh", CORPUS, name);
+        f = fopen(path, "r");
+    }
+    if (!f || !fgets(line, sizeof line, f))
+        line[0] = '\0';
+    if (f)
+        fclose(f);
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(buf, len, "%s", strncmp(line, "# ", 2) == 0 ? line + 2 : "");
+}
+
+/*
+ * The corpus README's tables (rows "| folder | purpose | verdicts |") list each fixture folder
+ * exactly once, with the purpose on the first line of its patch.diff or setup.sh, and no other.
+ */
+static void test_readme_lists_fixtures(void)
+{
+    char *names[MAX_FIXTURES];
+    int listed[MAX_FIXTURES] = {0}, count = fixture_names(names);
+    char *readme = slurp(CORPUS "/README.md");
+    KIT_ASSERT_MSG(readme != NULL, "cannot read %s/README.md", CORPUS);
+    for (char *line = readme, *next; readme && *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next)
+            *next++ = '\0';
+        char *folder = line + 2, *purpose = strstr(folder, " | "), *rest = purpose ? strstr(purpose + 3, " | ") : NULL;
+        if (strncmp(line, "| ", 2) != 0 || !rest || strncmp(folder, "folder | ", 9) == 0 || folder[0] == '-')
+            continue; /* not a table row, or a header or its rule */
+        *purpose = *rest = '\0';
+        purpose += 3;
+        int i = 0;
+        while (i < count && strcmp(names[i], folder) != 0)
+            i++;
+        KIT_ASSERT_MSG(i < count, "%s/README.md: a row names %s, which is no folder of the corpus", CORPUS, folder);
+        if (i == count)
+            continue;
+        char want[1024];
+        fixture_purpose(folder, want, sizeof want);
+        KIT_ASSERT_MSG(want[0] != '\0', "%s: its patch.diff (or setup.sh) has no first line \"# purpose\"", folder);
+        KIT_ASSERT_MSG(strcmp(purpose, want) == 0, "%s/README.md: %s's purpose is '%s', its first line says '%s'",
+                       CORPUS, folder, purpose, want);
+        listed[i]++;
+    }
+    for (int i = 0; i < count; i++) {
+        KIT_ASSERT_MSG(listed[i] == 1, "%s/README.md has %d rows for %s, expected one", CORPUS, listed[i], names[i]);
+        free(names[i]);
+    }
+    free(readme);
 }
 
 static void test_bad_invocations(void)
@@ -335,7 +459,10 @@ static void test_bad_invocations(void)
 static void test_nvcc_by_name(void)
 {
     row rows[MAX_ROWS];
-    int n = 0, status = grade_with("nvcc", "gpu", "grader/tests/submissions/compile-error", 0, NULL, 0, rows, &n);
+    char dir[700];
+    if (!materialize(CORPUS "/compile-error", "compile-error", dir, sizeof dir))
+        return;
+    int n = 0, status = grade_with("nvcc", "gpu", dir, 0, NULL, 0, rows, &n);
     KIT_ASSERT_MSG(status == 0 && n >= 2, "grading with --nvcc nvcc exited %d with %d rows", status, n);
     for (int i = 0; i < n; i++)
         if (strcmp(rows[i].lab, "02-co-rank") == 0)
@@ -380,15 +507,16 @@ static char *slurp(const char *path)
 /* The grader's --json, --gradescope and --junit files, on a real submission with a hidden-test failure. */
 static void test_report_files(void)
 {
-    char json[512], gs[512], junit[512];
+    char json[512], gs[512], junit[512], dir[700];
     const char *build = env_or("KIT_BUILD", "build");
+    if (!materialize(CORPUS "/unstable-merge", "unstable-merge", dir, sizeof dir))
+        return;
     snprintf(json, sizeof json, "%s/selftest.json", build);
     snprintf(gs, sizeof gs, "%s/selftest-results.json", build);
     snprintf(junit, sizeof junit, "%s/selftest-junit.xml", build);
     remove(json), remove(gs), remove(junit);
-    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission",
-                    "grader/tests/submissions/unstable-merge", "--lab", "01", "--timeout", "3", "--mode", "cpu",
-                    "--json", json, "--gradescope", gs, "--junit", junit, NULL};
+    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission", dir, "--lab",
+                    "01", "--timeout", "3", "--mode", "cpu", "--json", json, "--gradescope", gs, "--junit", junit, NULL};
     int status = run_grader(argv);
     KIT_ASSERT_MSG(status == 0, "the grader exited %d", status);
     char *j = slurp(json), *g = slurp(gs), *x = slurp(junit);
@@ -448,16 +576,19 @@ static int process_running(const char *needle)
 static void test_batch_resume(void)
 {
     const char *build = env_or("KIT_BUILD", "build");
-    char dir[512], gb[512], work[512], reports[512], cmd[8192], log[512];
+    char dir[512], gb[512], work[512], reports[512], cmd[8192], log[512], unstable[700], loop[700];
+    if (!materialize(CORPUS "/unstable-merge", "unstable-merge", unstable, sizeof unstable) ||
+        !materialize(CORPUS "/infinite-loop", "infinite-loop", loop, sizeof loop))
+        return;
     snprintf(dir, sizeof dir, "%s/selftest-batch", build);
     snprintf(gb, sizeof gb, "%s/selftest-gradebook.csv", build);
     snprintf(work, sizeof work, "%s/selftest-batch-work", build);
     snprintf(reports, sizeof reports, "%s/selftest-batch-reports", build);
     snprintf(log, sizeof log, "%s/selftest-grader.log", build);
     snprintf(cmd, sizeof cmd,
-             "rm -rf '%s' '%s' '%s' && mkdir -p '%s/=c' '%s' '%s' && cp -r grader/tests/submissions/unstable-merge '%s/a-unstable' "
-             "&& cp -r grader/tests/submissions/infinite-loop '%s/b-loop' && cp -r solutions/01-sequential-merge '%s/=c/'",
-             dir, gb, reports, dir, work, reports, dir, dir, dir);
+             "rm -rf '%s' '%s' '%s' && mkdir -p '%s/=c' '%s' '%s' && cp -r '%s' '%s/a-unstable' "
+             "&& cp -r '%s' '%s/b-loop' && cp -r solutions/01-sequential-merge '%s/=c/'",
+             dir, gb, reports, dir, work, reports, unstable, dir, loop, dir, dir);
     KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", dir);
     char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--batch", dir, "--gradebook",
                     gb, "--lab", "01", "--timeout", "2", "--mode", "cpu", "--work", work, "--reports", reports,
@@ -689,6 +820,8 @@ static void register_tests(void)
     kit_test_add(s, "solutions score 100%", test_solutions_full_marks);
     kit_test_add(s, "skeletons are not attempted", test_skeletons_not_attempted);
     kit_test_add(s, "broken submissions get their verdicts", test_broken_submissions);
+    kit_test_add(s, "a fixture that cannot be built fails with its name", test_fixture_failures);
+    kit_test_add(s, "the corpus README lists every fixture", test_readme_lists_fixtures);
     kit_test_add(s, "bad invocations exit 2", test_bad_invocations);
     kit_test_add(s, "--nvcc as a bare name", test_nvcc_by_name);
     kit_test_add(s, "JSON, Gradescope and JUnit files", test_report_files);
