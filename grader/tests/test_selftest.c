@@ -590,6 +590,10 @@ static void test_batch_resume(void)
              "&& cp -r '%s' '%s/b-loop' && cp -r solutions/01-sequential-merge '%s/=c/'",
              dir, gb, reports, dir, work, reports, unstable, dir, loop, dir, dir);
     KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", dir);
+    /* runners are looked for by this folder's absolute path: another checkout's self-test may run at once */
+    char runners[4096];
+    if (!realpath(work, runners))
+        snprintf(runners, sizeof runners, "%s", work);
     char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--batch", dir, "--gradebook",
                     gb, "--lab", "01", "--timeout", "2", "--mode", "cpu", "--work", work, "--reports", reports,
                     NULL, NULL};
@@ -614,7 +618,7 @@ static void test_batch_resume(void)
     KIT_ASSERT_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT, "the interrupted grader ended with status %#x",
                    status);
     KIT_ASSERT_MSG(file_lines(gb) == 3, "after the interrupt the gradebook has %d lines, expected 3", file_lines(gb));
-    KIT_ASSERT_MSG(!process_running(work), "a runner under %s outlived the interrupted grader", work);
+    KIT_ASSERT_MSG(!process_running(runners), "a runner under %s outlived the interrupted grader", runners);
     char *text = slurp(gb);
     KIT_ASSERT_MSG(text && strstr(text, "\"'=c\",10,10,100.0,,6,4\n") &&
                        strstr(text, "a-unstable,6,10,60.0,01-sequential-merge/stable:wrong,6,0\n"),
