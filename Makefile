@@ -48,7 +48,7 @@ HOST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wi
 LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
 LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
 GRADER_LIB_OBJS := $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
-                   $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o
+                   $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o $(BUILD)/obj/grader/counts.o
 
 LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)

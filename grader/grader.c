@@ -20,6 +20,7 @@
 #include "batch.h"
 #include "build.h"
 #include "check.h"
+#include "counts.h"
 #include "kit_timer.h"
 #include "report.h"
 #include "sandbox.h"
@@ -39,6 +40,8 @@ typedef struct options {
     const char *gradescope;   /* ...and as Gradescope's results.json */
     const char *junit;        /* ...and as JUnit XML */
     const char *calibrate;    /* ...and every conflict threshold's measured count, as a thresholds file */
+    const char *counts;       /* ...and every kernel launch's shared-memory counts (grader/counts.h) */
+    FILE *counts_file;        /* ...opened */
     const char *batch;        /* grade every subfolder of this folder */
     const char *gradebook;    /* batch mode's CSV gradebook */
     int force;                /* batch mode: regrade students already in the gradebook */
@@ -100,6 +103,8 @@ static void usage(FILE *f, const char *prog)
             "  --junit FILE          also write JUnit XML, a testcase per test, for CI systems\n"
             "  --calibrate FILE      also write, for every conflict threshold, what was counted on this machine\n"
             "                        (a thresholds file: grade the solutions on a new GPU and compare with the specs)\n"
+            "  --counts FILE         also count every kernel launch of every test (simulated in CPU mode, by ncu in\n"
+            "                        GPU mode): one line of shared-memory conflicts, requests and wavefronts each\n"
             "  --batch DIR           grade every subfolder of DIR (one per student) into a CSV gradebook;\n"
             "                        students already in it are skipped, so an interrupted run resumes\n"
             "  --gradebook FILE      batch mode's gradebook (default gradebook.csv)\n"
@@ -237,6 +242,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->sandbox_user = v;
         } else if (strcmp(a, "--calibrate") == 0) {
             o->calibrate = v;
+        } else if (strcmp(a, "--counts") == 0) {
+            o->counts = v;
         } else if (strcmp(a, "--ncu") == 0) {
             o->ncu = v;
         } else {
@@ -249,9 +256,10 @@ static int parse_options(int argc, char **argv, options *o)
         }
         i++;
     }
-    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->expect >= 0)) {
+    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->counts ||
+                     o->expect >= 0)) {
         fprintf(stderr, "grader: --batch grades many submissions into a gradebook; it does not go with --submission, "
-                        "--tsv, --json, --gradescope, --junit or --expect\n");
+                        "--tsv, --json, --gradescope, --junit, --calibrate, --counts or --expect\n");
         return -1;
     }
     if (!o->batch && !o->gather && (o->gradebook || o->force || o->reports)) {
@@ -648,7 +656,7 @@ static void grade_lab(const options *o, const char *submission, const char *comp
     char runner[4400];
     fmt(runner, sizeof runner, "%s/runner", bindir);
     check_env env = {runner, scratch, o->timeout_s, o->nproc, o->uid, o->gid, cpu,
-                     cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box};
+                     cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box, o->counts_file, spec->lab};
     for (int t = 0; t < spec->ntasks; t++) {
         task_result *r = &res->tasks[t];
         r->points = 0;
@@ -934,6 +942,12 @@ int main(int argc, char **argv)
     }
     o.work = work_abs;
     set_policy(&o);
+    if (o.counts) {
+        if (!(o.counts_file = fopen(o.counts, "w")) || fputs(COUNTS_HEADER, o.counts_file) == EOF) {
+            fprintf(stderr, "grader: cannot write the counts file %s: %s\n", o.counts, strerror(errno));
+            return 2;
+        }
+    }
     printf("%s\n", sb_isolation_report());
     /* As root, the compiler and the runners run as the sandbox user: it must reach the kit and the work folder. */
     const char *reach[] = {o.work, o.kit, libkit_abs};
@@ -983,7 +997,7 @@ int main(int argc, char **argv)
     static grade_report rep;
     grade_submission(&g, o.submission, shown, &rep);
     report_table(stdout, &rep);
-    if (write_reports(&o, &rep) != 0)
+    if (write_reports(&o, &rep) != 0 || (o.counts_file && fclose(o.counts_file) != 0))
         return 2;
     double percent = report_percent(&rep);
     if (o.expect >= 0 && percent + 1e-9 < o.expect) {
