@@ -85,10 +85,11 @@ struct ms_plain_key<int32_t> {
 /**
  * The baseline's merge of one thread, as CUB's SerialMerge does it: the thread's part of A is
  * S[a .. a_end) and its part of B is S[b .. b_end) (shared-memory indices); it reads the first key
- * of each, then at every one of its E steps outputs the smaller (A on ties) and reads the next
- * key of the list it took from, after the last output too. That is E + 2 reads whatever count
+ * of each, then at every one of its E steps outputs the smaller (A on ties) and, but after the
+ * last output, reads the next key of the list it took from. That is E + 1 reads whatever count
  * is; a read past a list's end lands inside the tile or its padding (ms_shared_elems), and its
- * key is never output.
+ * key is never output. (CUB's source reads after the last output too, E + 2 reads; with E known
+ * at compile time nvcc drops that read, whose key nothing uses, so the GPU makes E + 1.)
  * @param[in]  S      shared memory holding the merge's keys
  * @param[in]  a,a_end the thread's part of A
  * @param[in]  b,b_end the thread's part of B; (a_end - a) + (b_end - b) >= count
@@ -183,7 +184,7 @@ __device__ inline int ms_co_rank(P A, int n_a, P B, int n_b, int diag)
     int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
     while (lo < hi) {
         int mid = lo + ((hi - lo) >> 1);
-        if (A[mid] <= B[diag - 1 - mid])
+        if (kit_key(A, mid) <= kit_key(B, diag - 1 - mid)) /* the keys alone: see kit_key */
             lo = mid + 1;
         else
             hi = mid;
@@ -198,7 +199,7 @@ __device__ inline int ms_co_rank_cf(kit_shared<T> S, int base, int region, int n
     int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
     while (lo < hi) {
         int mid = lo + ((hi - lo) >> 1);
-        if (S[ms_slot<E>(base + mid)] <= S[ms_slot<E>(base + region - diag + mid)]) /* B key diag-1-mid */
+        if (kit_key(S, ms_slot<E>(base + mid)) <= kit_key(S, ms_slot<E>(base + region - diag + mid))) /* B key diag-1-mid */
             lo = mid + 1;
         else
             hi = mid;
@@ -618,19 +619,18 @@ void ms_sort(T *d_keys, T *d_tmp, int *d_part, int n, int u)
         return;
     int tile = u * E, tiles = ms_tiles(n, u, E);
     size_t bytes = (size_t)ms_shared_elems(tile) * sizeof(T);
-    void (*block_sort)(const T *, T *, int) = ms_block_sort_kernel<T, E, V>;
-    void (*merge)(const T *, T *, int, int, const int *) = ms_merge_kernel<T, E, V>;
-    KIT_ALLOW_SHARED(block_sort, bytes);
-    KIT_ALLOW_SHARED(merge, bytes);
+    KIT_ALLOW_SHARED((ms_block_sort_kernel<T, E, V>), bytes);
+    KIT_ALLOW_SHARED((ms_merge_kernel<T, E, V>), bytes);
     /* Each global round swaps the buffers: the block sort writes where the last round must read. */
     int rounds = 0;
     for (long long s = tile; s < n; s *= 2)
         rounds++;
     T *src = rounds % 2 == 0 ? d_keys : d_tmp, *dst = rounds % 2 == 0 ? d_tmp : d_keys;
-    KIT_LAUNCH(block_sort, tiles, u, bytes, d_keys, src, n); /* in place when src is d_keys: a block reads its tile before it writes */
+    /* in place when src is d_keys: a block reads its tile before it writes */
+    KIT_LAUNCH((ms_block_sort_kernel<T, E, V>), tiles, u, bytes, d_keys, src, n);
     for (long long s = tile; s < n; s *= 2) {
         KIT_LAUNCH(ms_partition_kernel<T>, (tiles + 255) / 256, 256, 0, src, n, (int)s, tile, tiles, d_part);
-        KIT_LAUNCH(merge, tiles, u, bytes, src, dst, n, (int)s, d_part);
+        KIT_LAUNCH((ms_merge_kernel<T, E, V>), tiles, u, bytes, src, dst, n, (int)s, d_part);
         T *swap = src;
         src = dst;
         dst = swap;
