@@ -274,6 +274,9 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 	$(Q)$(CC) $^ -lcunit -o $@
 
 # ---- the jobs ------------------------------------------------------------------
+# The golden counts: ncu's shared-memory counts of every launch of the specs of labs 3-9 on an H100,
+# with the simulator's (results/README.md); make test recounts the simulator's (mk/lab-counts.sh).
+LAB_COUNTS_GOLDEN := results/2026-11-25-h100-lab-counts.tsv
 test:
 	@bash mk/deps.sh
 	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) $(LAB_DRIVERS) $(CPU_DRIVERS)
@@ -282,7 +285,8 @@ test:
 	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
 	  "bash mk/check-docs.sh $(BUILD)" \
 	  "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
-	  "bash mk/test-slurm.sh $(BUILD) $(GRADER)"
+	  "bash mk/test-slurm.sh $(BUILD) $(GRADER)" \
+	  "bash mk/lab-counts.sh test $(GRADER) $(LAB_COUNTS_GOLDEN)"
 
 grade:
 	@bash mk/deps.sh
