@@ -53,7 +53,8 @@ HOST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wi
 LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
 LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
 GRADER_LIB_OBJS := $(ANSWERS_OBJ) $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
-                   $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o $(BUILD)/obj/grader/skel.o
+                   $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o $(BUILD)/obj/grader/skel.o \
+                   $(BUILD)/obj/grader/counts.o
 
 LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
@@ -287,6 +288,9 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 	$(Q)$(CC) $^ -lcunit -o $@
 
 # ---- the jobs ------------------------------------------------------------------
+# The golden counts: ncu's shared-memory counts of every launch of the specs of labs 3-9 on an H100,
+# with the simulator's (results/README.md); make test recounts the simulator's (mk/lab-counts.sh).
+LAB_COUNTS_GOLDEN := results/2026-11-25-h100-lab-counts.tsv
 test:
 	@bash mk/deps.sh
 	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) $(LAB_DRIVERS) $(CPU_DRIVERS)
@@ -295,7 +299,8 @@ test:
 	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
 	  "bash mk/check-docs.sh $(BUILD)" \
 	  "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
-	  "bash mk/test-slurm.sh $(BUILD) $(GRADER)"
+	  "bash mk/test-slurm.sh $(BUILD) $(GRADER)" \
+	  "bash mk/lab-counts.sh test $(GRADER) $(LAB_COUNTS_GOLDEN)"
 
 grade:
 	@bash mk/deps.sh

@@ -137,20 +137,30 @@ void kit_bank_free(kit_bank_report *r)
     memset(r, 0, sizeof *r);
 }
 
-int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t n, kit_bank_report *out,
-                      char *err, size_t errlen)
+/* The fields that name an access's step besides its warp and kind: (sync, site, visit) as the hardware
+   groups, or (0, 0, ordinal) in lock-step and for an access of unknown site. */
+static void step_of(kit_bank_group group, const kit_access *a, uint32_t f[3])
 {
-    memset(out, 0, sizeof *out);
-    if (model->w < 1 || model->w > MAX_W || model->word_bytes < 1 || model->word_bytes > 64) {
-        snprintf(err, errlen, "bad model: w must lie in 1 .. %d and the word size in 1 .. 64 bytes (got w=%u, word=%u)",
-                 MAX_W, model->w, model->word_bytes);
-        return -1;
-    }
-    if (n > UINT32_MAX) {
-        snprintf(err, errlen, "trace of %zu accesses is too long (at most %u)", n, UINT32_MAX);
-        return -1;
-    }
-    uint32_t max_block = 0, max_thread = 0, max_ordinal = 0;
+    int by_site = group == KIT_GROUP_SITE && a->site != 0;
+    f[0] = by_site ? a->sync : 0;
+    f[1] = by_site ? a->site : 0;
+    f[2] = by_site ? a->visit : a->ordinal;
+}
+
+/* Bits needed for values up to v, at least 1. */
+static int bits_for(uint64_t v)
+{
+    int b = 1;
+    while (b < 64 && (v >> b) != 0)
+        b++;
+    return b;
+}
+
+/* Checks every access's size and indices and finds the largest block, thread and step fields. */
+static int check_trace(kit_bank_group group, const kit_access *acc, size_t n, uint32_t *max_block,
+                       uint32_t *max_thread, uint32_t max_f[3], char *err, size_t errlen)
+{
+    *max_block = *max_thread = max_f[0] = max_f[1] = max_f[2] = 0;
     for (size_t x = 0; x < n; x++) {
         const kit_access *a = &acc[x];
         if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16) {
@@ -162,23 +172,70 @@ int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t
                      a->thread, a->block, MAX_THREADS);
             return -1;
         }
-        max_block = a->block > max_block ? a->block : max_block;
-        max_thread = a->thread > max_thread ? a->thread : max_thread;
-        max_ordinal = a->ordinal > max_ordinal ? a->ordinal : max_ordinal;
+        uint32_t f[3];
+        step_of(group, a, f);
+        *max_block = a->block > *max_block ? a->block : *max_block;
+        *max_thread = a->thread > *max_thread ? a->thread : *max_thread;
+        for (int k = 0; k < 3; k++)
+            max_f[k] = f[k] > max_f[k] ? f[k] : max_f[k];
     }
+    return 0;
+}
+
+/* Adds the step acc[idx[0 .. len-1]] (one warp, one step, one kind) to the report's totals. */
+static void count_step(const kit_bank_model *model, const kit_access *acc, const uint32_t *idx, size_t len,
+                       kit_bank_report *out)
+{
+    const kit_access *a = &acc[idx[0]];
+    uint64_t conflicts, cost = step_cost(model, acc, idx, len, &conflicts);
+    size_t warp = (size_t)a->block * out->warps + a->thread / model->w;
+    if (a->write) {
+        add(&out->store, cost, conflicts);
+        add(&out->block_store[a->block], cost, conflicts);
+        add(&out->warp_store[warp], cost, conflicts);
+    } else {
+        add(&out->load, cost, conflicts);
+        add(&out->block_load[a->block], cost, conflicts);
+        add(&out->warp_load[warp], cost, conflicts);
+    }
+}
+
+int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t n, kit_bank_report *out,
+                      char *err, size_t errlen)
+{
+    return kit_bank_simulate_grouped(model, KIT_GROUP_SITE, acc, n, out, err, errlen);
+}
+
+int kit_bank_simulate_grouped(const kit_bank_model *model, kit_bank_group group, const kit_access *acc, size_t n,
+                              kit_bank_report *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (model->w < 1 || model->w > MAX_W || model->word_bytes < 1 || model->word_bytes > 64) {
+        snprintf(err, errlen, "bad model: w must lie in 1 .. %d and the word size in 1 .. 64 bytes (got w=%u, word=%u)",
+                 MAX_W, model->w, model->word_bytes);
+        return -1;
+    }
+    if (group != KIT_GROUP_SITE && group != KIT_GROUP_LOCKSTEP) {
+        snprintf(err, errlen, "bad warp model %d: it is site (%d) or lock-step (%d)", (int)group, KIT_GROUP_SITE,
+                 KIT_GROUP_LOCKSTEP);
+        return -1;
+    }
+    if (n > UINT32_MAX) {
+        snprintf(err, errlen, "trace of %zu accesses is too long (at most %u)", n, UINT32_MAX);
+        return -1;
+    }
+    uint32_t max_block, max_thread, max_f[3];
+    if (check_trace(group, acc, n, &max_block, &max_thread, max_f, err, errlen) != 0)
+        return -1;
     out->blocks = n ? max_block + 1 : 0;
     out->warps = n ? max_thread / model->w + 1 : 0;
     size_t nwarps = (size_t)out->blocks * out->warps;
-    /* Group key: global warp, then ordinal, then load/store, in warp_bits + ordinal_bits + 1 bits. */
-    int ordinal_bits = 1, warp_bits = 0;
-    while (ordinal_bits < 32 && (max_ordinal >> ordinal_bits) != 0)
-        ordinal_bits++;
-    while (warp_bits < 64 && ((uint64_t)(nwarps ? nwarps : 1) >> warp_bits) != 0)
-        warp_bits++;
-    int key_bits = warp_bits + ordinal_bits + 1;
+    /* Group key: global warp, then the step's three fields, then load/store. */
+    int fb[3] = {bits_for(max_f[0]), bits_for(max_f[1]), bits_for(max_f[2])};
+    int warp_bits = bits_for(nwarps ? nwarps - 1 : 0), key_bits = warp_bits + fb[0] + fb[1] + fb[2] + 1;
     if (key_bits > 64) {
-        snprintf(err, errlen, "trace too large to sort: %zu warps and ordinals up to %u need %d key bits (at most 64)",
-                 nwarps, max_ordinal, key_bits);
+        snprintf(err, errlen, "trace too large to sort: %zu warps and steps up to (%u, %u, %u) need %d key bits (at most 64)",
+                 nwarps, max_f[0], max_f[1], max_f[2], key_bits);
         memset(out, 0, sizeof *out);
         return -1;
     }
@@ -196,8 +253,12 @@ int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t
         return -1;
     }
     for (size_t x = 0; x < n; x++) {
-        uint64_t warp = (uint64_t)acc[x].block * out->warps + acc[x].thread / model->w;
-        key[x] = (warp << (ordinal_bits + 1)) | ((uint64_t)acc[x].ordinal << 1) | acc[x].write;
+        uint32_t f[3];
+        step_of(group, &acc[x], f);
+        uint64_t k = (uint64_t)acc[x].block * out->warps + acc[x].thread / model->w;
+        for (int j = 0; j < 3; j++)
+            k = (k << fb[j]) | f[j];
+        key[x] = (k << 1) | acc[x].write;
         idx[x] = (uint32_t)x;
     }
     if (radix_sort(key, idx, n, key_bits) != 0) {
@@ -207,24 +268,10 @@ int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t
         snprintf(err, errlen, "out of memory sorting a trace of %zu accesses", n);
         return -1;
     }
-    for (size_t start = 0; start < n;) {
-        size_t end = start + 1;
-        while (end < n && key[end] == key[start])
+    for (size_t start = 0, end; start < n; start = end) {
+        for (end = start + 1; end < n && key[end] == key[start];)
             end++;
-        const kit_access *a = &acc[idx[start]];
-        uint64_t conflicts;
-        uint64_t cost = step_cost(model, acc, idx + start, end - start, &conflicts);
-        size_t warp = (size_t)a->block * out->warps + a->thread / model->w;
-        if (a->write) {
-            add(&out->store, cost, conflicts);
-            add(&out->block_store[a->block], cost, conflicts);
-            add(&out->warp_store[warp], cost, conflicts);
-        } else {
-            add(&out->load, cost, conflicts);
-            add(&out->block_load[a->block], cost, conflicts);
-            add(&out->warp_load[warp], cost, conflicts);
-        }
-        start = end;
+        count_step(model, acc, idx + start, end - start, out);
     }
     free(key);
     free(idx);
@@ -233,11 +280,12 @@ int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t
 
 int kit_trace_write(FILE *f, const kit_access *acc, size_t n)
 {
-    if (fprintf(f, "# kit-trace 1\n# block thread ordinal addr size r|w\n") < 0)
+    if (fprintf(f, "# kit-trace 2\n# block thread ordinal addr size r|w site sync visit\n") < 0)
         return -1;
     for (size_t x = 0; x < n; x++)
-        if (fprintf(f, "%" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 " %u %c\n", acc[x].block, acc[x].thread,
-                    acc[x].ordinal, acc[x].addr, acc[x].size, acc[x].write ? 'w' : 'r') < 0)
+        if (fprintf(f, "%" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 " %u %c %" PRIu32 " %" PRIu32 " %" PRIu32 "\n",
+                    acc[x].block, acc[x].thread, acc[x].ordinal, acc[x].addr, acc[x].size, acc[x].write ? 'w' : 'r',
+                    acc[x].site, acc[x].sync, acc[x].visit) < 0)
             return -1;
     return fflush(f) == 0 ? 0 : -1;
 }
@@ -272,13 +320,55 @@ static int field(const char **p, uint32_t *out)
     return 0;
 }
 
+/* Blanks, then the end of the line? */
+static int at_end(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+        p++;
+    return *p == '\0';
+}
+
+/* Parses one access line of a trace of the given version into x; returns 0, or -1 with why in err. */
+static int parse_access(const char *p, int version, unsigned long lineno, kit_access *x, char *err, size_t errlen)
+{
+    uint32_t size;
+    memset(x, 0, sizeof *x);
+    if (field(&p, &x->block) || field(&p, &x->thread) || field(&p, &x->ordinal) || field(&p, &x->addr) ||
+        field(&p, &size) || (*p != 'r' && *p != 'w')) {
+        snprintf(err, errlen, "line %lu: expected 'block thread ordinal addr size r|w%s'", lineno,
+                 version == 2 ? " site sync visit" : "");
+        return -1;
+    }
+    x->write = *p++ == 'w';
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (version == 2 && (field(&p, &x->site) || field(&p, &x->sync) || field(&p, &x->visit))) {
+        snprintf(err, errlen, "line %lu: expected 'site sync visit' after r|w", lineno);
+        return -1;
+    }
+    if (!at_end(p)) {
+        snprintf(err, errlen, "line %lu: unexpected text after the access", lineno);
+        return -1;
+    }
+    if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16) {
+        snprintf(err, errlen, "line %lu: size %" PRIu32 " is not 1, 2, 4, 8 or 16", lineno, size);
+        return -1;
+    }
+    if ((uint64_t)x->addr + size > ((uint64_t)1 << 32)) {
+        snprintf(err, errlen, "line %lu: address %" PRIu32 " + %" PRIu32 " is out of range", lineno, x->addr, size);
+        return -1;
+    }
+    x->size = (uint8_t)size;
+    return 0;
+}
+
 int kit_trace_read(FILE *f, kit_access **acc, size_t *n, char *err, size_t errlen)
 {
     size_t cap = 1024, len = 0;
     kit_access *a = malloc(cap * sizeof *a);
     char line[256];
     unsigned long lineno = 0;
-    int header = 0;
+    int version = 0;
     *acc = NULL;
     *n = 0;
     if (!a) {
@@ -291,41 +381,20 @@ int kit_trace_read(FILE *f, kit_access **acc, size_t *n, char *err, size_t errle
             snprintf(err, errlen, "line %lu: longer than %zu characters", lineno, sizeof line - 2);
             goto fail;
         }
-        if (strncmp(line, "# kit-trace 1", 13) == 0)
-            header = 1;
+        if (strncmp(line, "# kit-trace 1", 13) == 0 || strncmp(line, "# kit-trace 2", 13) == 0)
+            version = line[12] - '0';
         const char *p = line;
         while (*p == ' ' || *p == '\t')
             p++;
         if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
             continue;
-        if (!header) {
-            snprintf(err, errlen, "line %lu: not a kit trace (the first line must be '# kit-trace 1')", lineno);
+        if (!version) {
+            snprintf(err, errlen, "line %lu: not a kit trace (the first line must be '# kit-trace 2' or 1)", lineno);
             goto fail;
         }
         kit_access x;
-        uint32_t size;
-        memset(&x, 0, sizeof x);
-        if (field(&p, &x.block) || field(&p, &x.thread) || field(&p, &x.ordinal) || field(&p, &x.addr) ||
-            field(&p, &size) || (*p != 'r' && *p != 'w')) {
-            snprintf(err, errlen, "line %lu: expected 'block thread ordinal addr size r|w'", lineno);
+        if (parse_access(p, version, lineno, &x, err, errlen) != 0)
             goto fail;
-        }
-        x.write = *p++ == 'w';
-        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-            p++;
-        if (*p != '\0') {
-            snprintf(err, errlen, "line %lu: unexpected text after the access", lineno);
-            goto fail;
-        }
-        if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16) {
-            snprintf(err, errlen, "line %lu: size %" PRIu32 " is not 1, 2, 4, 8 or 16", lineno, size);
-            goto fail;
-        }
-        if ((uint64_t)x.addr + size > ((uint64_t)1 << 32)) {
-            snprintf(err, errlen, "line %lu: address %" PRIu32 " + %" PRIu32 " is out of range", lineno, x.addr, size);
-            goto fail;
-        }
-        x.size = (uint8_t)size;
         if (len == cap) {
             kit_access *bigger = realloc(a, 2 * cap * sizeof *a);
             if (!bigger) {
@@ -337,8 +406,8 @@ int kit_trace_read(FILE *f, kit_access **acc, size_t *n, char *err, size_t errle
         }
         a[len++] = x;
     }
-    if (!header) {
-        snprintf(err, errlen, "not a kit trace (no '# kit-trace 1' line)");
+    if (!version) {
+        snprintf(err, errlen, "not a kit trace (no '# kit-trace 2' or '# kit-trace 1' line)");
         goto fail;
     }
     *acc = a;

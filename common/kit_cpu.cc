@@ -7,6 +7,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <unordered_map>
 #include <vector>
 
 #include "kit_cpu.h"
@@ -19,13 +20,20 @@ namespace {
 
 enum thread_state { RUNNABLE, AT_BARRIER, AT_WARP, DONE };
 
+// A thread's visits to one site: `count` since the sync `sync` (older counts no longer matter).
+struct site_visits {
+    unsigned sync, count;
+};
+
 struct cpu_thread {
     ucontext_t ctx;
     uint3 idx;
     unsigned lin;       // linear index in the block
     thread_state state;
     unsigned ordinal;   // shared accesses recorded so far
+    unsigned sync;      // barriers and warp operations passed so far
     unsigned warp_gen;  // generation of the warp operation it waits in
+    std::vector<site_visits> visits; // by site: its visits since the thread's last barrier or warp operation
 };
 
 struct warp_state {
@@ -56,6 +64,7 @@ struct emulator {
     std::vector<kit_access> trace;
     const char *kernel = nullptr; // the running launch's name
     bool streamed = false;        // whether its accesses go to the grader's stream
+    std::unordered_map<const void *, uint32_t> sites; // the launch's access sites: call address -> 1, 2, ...
 };
 
 // The grader's trace stream (kit_trace.h): -1 until the first launch looks at KIT_TRACE_FD, then 1 or 0.
@@ -217,6 +226,8 @@ void run_block(const dim3 &block)
         t.idx = uint3{i % block.x, (i / block.x) % block.y, i / (block.x * block.y)};
         t.state = RUNNABLE;
         t.ordinal = 0;
+        t.sync = 0;
+        t.visits.clear();
         getcontext(&t.ctx);
         t.ctx.uc_stack.ss_sp = E.stacks[i] + PAGE;
         t.ctx.uc_stack.ss_size = STACK_BYTES;
@@ -252,6 +263,7 @@ void run_block(const dim3 &block)
 void __syncthreads(void)
 {
     cpu_thread *me = E.current;
+    me->sync++;
     me->state = AT_BARRIER;
     if (++E.at_barrier == E.live)
         release_barrier(); // the last one in lets everyone go, itself included
@@ -267,6 +279,7 @@ uint64_t kit_cpu_warp_exchange(unsigned mask, uint64_t value, int src, unsigned 
     if (ws.arrived == 0)
         ws.mask = mask;
     unsigned gen = ws.gen, parity = gen & 1;
+    me->sync++;
     ws.slot[parity][lane] = value;
     if (value)
         ws.ballot[parity] |= 1u << lane;
@@ -321,6 +334,7 @@ void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shar
     E.body = &body;
     E.kernel = name;
     E.failed = false;
+    E.sites.clear();
     E.streamed = stream_on() && kit_trace_name_matches(name ? name : "?", S.kernel);
     if (E.streamed)
         stream_launch(name, grid, block, dynamic_shared_bytes);
@@ -345,14 +359,43 @@ void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shar
 
 namespace {
 
+// The site of an access: the call's return address (kit_shared's accessors are inlined where the
+// kernel reads or writes, so each access in the source calls from an address of its own), numbered
+// 1, 2, ... in the order the launch first reaches them.
+uint32_t site_of(const void *call)
+{
+    auto it = E.sites.find(call);
+    if (it != E.sites.end())
+        return it->second;
+    uint32_t id = (uint32_t)E.sites.size() + 1;
+    E.sites.emplace(call, id);
+    return id;
+}
+
+// How many times the running thread reached `site` before, since its last barrier or warp operation.
+uint32_t next_visit(uint32_t site)
+{
+    cpu_thread *t = E.current;
+    if (t->visits.size() <= site)
+        t->visits.resize(site + 1, site_visits{0, 0});
+    site_visits &v = t->visits[site];
+    if (v.sync != t->sync)
+        v = site_visits{t->sync, 0};
+    return v.count++;
+}
+
 // Records one access of the running thread: into the grader's stream, and the in-memory trace when on.
-void record(uint32_t offset, unsigned size, int write)
+void record(uint32_t offset, unsigned size, int write, const void *call)
 {
     kit_access x;
+    memset(&x, 0, sizeof x);
     x.block = E.block_lin;
     x.thread = E.current->lin;
     x.ordinal = E.current->ordinal++;
     x.addr = offset;
+    x.site = site_of(call);
+    x.sync = E.current->sync;
+    x.visit = next_visit(x.site);
     x.size = (uint8_t)size;
     x.write = (uint8_t)(write != 0);
     if (E.streamed) {
@@ -386,14 +429,14 @@ unsigned char *shared_at(int64_t offset, unsigned size, const char *what)
 void kit_cpu_shared_load(int64_t offset, void *out, unsigned size)
 {
     const unsigned char *p = shared_at(offset, size, "load");
-    record((uint32_t)offset, size, 0);
+    record((uint32_t)offset, size, 0, __builtin_return_address(0));
     memcpy(out, p, size);
 }
 
 void kit_cpu_shared_store(int64_t offset, const void *in, unsigned size)
 {
     unsigned char *p = shared_at(offset, size, "store");
-    record((uint32_t)offset, size, 1);
+    record((uint32_t)offset, size, 1, __builtin_return_address(0));
     memcpy(p, in, size);
 }
 

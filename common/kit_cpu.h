@@ -20,6 +20,7 @@
 
 #include "kit_bank.h"
 
+
 /* ---- CUDA keywords ---------------------------------------------------------- */
 #define __global__
 #define __device__
@@ -30,6 +31,22 @@
 #define __align__(n) alignas(n)
 #define __shared__ static
 #define __constant__ static
+/** Inlined even without optimization: kit_shared's accessors, so that every access has a site of its own. */
+#define KIT_CPU_INLINE __attribute__((always_inline)) inline
+
+/**
+ * Calls @p f with every function it calls inlined into it, and theirs (g++'s flatten): KIT_LAUNCH
+ * runs a kernel through it, so that a device function called from two places has two copies of its
+ * shared-memory accesses, two sets of sites, as nvcc's inlining gives it two copies of its
+ * instructions. (Recursive calls stay calls.) The kernel so inlined is compiled without jump
+ * threading: that pass copies the code after a branch into both paths, and an access there would
+ * become two sites where the GPU has one instruction.
+ */
+template <typename F>
+__attribute__((flatten, optimize("no-thread-jumps"))) void kit_cpu_flat(const F &f)
+{
+    f();
+}
 
 struct uint3 {
     unsigned x, y, z;

@@ -53,7 +53,8 @@ static inline int kit_device_not_implemented(const char *task)
  * type); on the GPU that is all it is. In the CPU build it holds a byte
  * offset into the block's shared memory, never an address: every read and
  * write goes through the emulator, which records it (thread, access ordinal,
- * byte offset) for the bank-conflict simulator. There is no way to reach
+ * byte offset, and the access's site: where in the source it is, found from
+ * the address the emulator is called from) for the bank-conflict simulator. There is no way to reach
  * shared memory around it, so the trace the grader counts is complete.
  * Read into a named type (`int x = s[i];`), not into `auto`, which would keep
  * the recording proxy instead of the value.
@@ -65,26 +66,30 @@ class kit_shared {
     typedef typename std::remove_cv<T>::type value_type; /**< the element type */
 
 #ifdef KIT_CPU
-    /** A reference into shared memory that records how it is used. */
+    /**
+     * A reference into shared memory that records how it is used. Its accessors are always
+     * inlined, so that each load or store in the source calls the emulator from an address of
+     * its own: that address is the access's site (kit_access.site).
+     */
     class ref {
       public:
         /** Loads the element. */
-        operator value_type() const
+        KIT_CPU_INLINE operator value_type() const
         {
             value_type v;
             kit_cpu_shared_load(off_, &v, sizeof v);
             return v;
         }
         /** Stores @p v into the element. */
-        ref &operator=(const value_type &v)
+        KIT_CPU_INLINE ref &operator=(const value_type &v)
         {
             static_assert(!std::is_const<T>::value, "a store through a kit_shared<const T>");
             kit_cpu_shared_store(off_, &v, sizeof v);
             return *this;
         }
-        ref &operator=(const ref &o) { return *this = static_cast<value_type>(o); } /**< copies an element */
-        ref &operator+=(const value_type &v) { return *this = static_cast<value_type>(*this) + v; } /**< adds */
-        ref &operator-=(const value_type &v) { return *this = static_cast<value_type>(*this) - v; } /**< subtracts */
+        KIT_CPU_INLINE ref &operator=(const ref &o) { return *this = static_cast<value_type>(o); } /**< copies an element */
+        KIT_CPU_INLINE ref &operator+=(const value_type &v) { return *this = static_cast<value_type>(*this) + v; } /**< adds */
+        KIT_CPU_INLINE ref &operator-=(const value_type &v) { return *this = static_cast<value_type>(*this) - v; } /**< subtracts */
 
       private:
         friend class kit_shared;
@@ -164,6 +169,29 @@ template <typename P>
 using kit_value_t = typename kit_value<P>::type; /**< the element type behind P */
 
 /**
+ * The key of element @p i of @p p (a plain pointer or a kit_shared): what the ordering compares,
+ * the whole element for int32_t and int64_t, the key of a kit_kv32. Code that only compares
+ * elements, as a search does, reads them with kit_key: the GPU then reads only those bytes (nvcc
+ * drops the unused value of a kit_kv32, 4 of its 8 bytes), and the CPU build records that same
+ * 4-byte read. Read with p[i] and compared, a kit_kv32 is still read as its key alone on the GPU,
+ * but the CPU build would record all 8 bytes and the simulator count other conflicts.
+ */
+template <typename P>
+KIT_HD kit_value_t<P> kit_key(P p, ptrdiff_t i)
+{
+    return p[i];
+}
+/** kit_key of a kit_kv32 array: its key. @{ */
+KIT_HD inline int32_t kit_key(const kit_kv32 *p, ptrdiff_t i) { return p[i].key; }
+KIT_HD inline int32_t kit_key(kit_kv32 *p, ptrdiff_t i) { return p[i].key; }
+KIT_HD inline int32_t kit_key(kit_shared<const kit_kv32> p, ptrdiff_t i) { return kit_shared_cast<const int32_t>(p + i)[0]; }
+KIT_HD inline int32_t kit_key(kit_shared<kit_kv32> p, ptrdiff_t i) { return kit_shared_cast<int32_t>(p + i)[0]; }
+/** @} */
+/** What kit_key returns for a P: the element type, or int32_t for kit_kv32. */
+template <typename P>
+using kit_key_t = decltype(kit_key(P(), 0));
+
+/**
  * @def KIT_DYNAMIC_SHARED(T)
  * The block's dynamic shared memory (the launch's third parameter) as a
  * kit_shared<T>. Both paths lay it out the same way, from offset 0, so the
@@ -194,11 +222,14 @@ extern __shared__ __align__(16) unsigned char kit_dynamic_smem_[];
  * build it runs the grid on the CPU before returning, and the launch is named
  * by the kernel as written here (`pbs_kernel<T>`), as ncu names it by its
  * function: name the kernel itself, not a variable that holds it. Check it with
- * CUDA_CHECK_LAUNCH() as any launch.
+ * CUDA_CHECK_LAUNCH() as any launch. In the CPU build every function the kernel
+ * calls is inlined into it (kit_cpu_flat), as nvcc inlines device functions: a
+ * function called twice then has two copies of its accesses, two sets of sites,
+ * as the GPU has two copies of its instructions.
  */
 #ifdef KIT_CPU
 #define KIT_LAUNCH(kernel, grid, block, shmem, ...) \
-    kit_cpu_launch(#kernel, dim3(grid), dim3(block), (size_t)(shmem), [&]() { kernel(__VA_ARGS__); })
+    kit_cpu_launch(#kernel, dim3(grid), dim3(block), (size_t)(shmem), [&]() { kit_cpu_flat([&]() { kernel(__VA_ARGS__); }); })
 #else
 #define KIT_LAUNCH(kernel, grid, block, shmem, ...) kernel<<<(grid), (block), (shmem)>>>(__VA_ARGS__)
 #endif
@@ -208,6 +239,19 @@ extern __shared__ __align__(16) unsigned char kit_dynamic_smem_[];
 #define KIT_UNROLL
 #else
 #define KIT_UNROLL _Pragma("unroll")
+#endif
+
+/**
+ * Asks nvcc not to unroll the loop that follows (in device code; host code and the CPU build
+ * ignore it). For a loop whose trip count differs between the threads of a warp and that reads
+ * shared memory: unrolled, its reads are issued by the copies of the body and a remainder loop, so
+ * the same pass of two threads can be two instructions; not unrolled, pass k of every thread is
+ * one instruction, as the simulator's warp model (kit_bank_group) assumes.
+ */
+#if defined(__CUDA_ARCH__)
+#define KIT_NO_UNROLL _Pragma("unroll 1")
+#else
+#define KIT_NO_UNROLL
 #endif
 
 #endif

@@ -59,10 +59,63 @@ static int parse_value(const char *s, double *out)
     return n > 0 && *end == '\0' ? 0 : -1;
 }
 
+/* The columns of ncu's CSV that the kit reads; -1 for one the header lacks. */
+typedef struct columns {
+    int id, kernel, metric, value, grid, block;
+} columns;
+
+/* Finds the columns in the header row; returns 0, or -1 when a required one is missing. */
+static int find_columns(char **field, int nf, columns *c)
+{
+    const char *names[] = {"ID", "Kernel Name", "Metric Name", "Metric Value", "Grid Size", "Block Size"};
+    int *cols[] = {&c->id, &c->kernel, &c->metric, &c->value, &c->grid, &c->block};
+    for (int k = 0; k < 6; k++) {
+        *cols[k] = -1;
+        for (int i = 0; i < nf; i++)
+            if (strcmp(field[i], names[k]) == 0)
+                *cols[k] = i;
+    }
+    return c->id >= 0 && c->kernel >= 0 && c->metric >= 0 && c->value >= 0 ? 0 : -1;
+}
+
+/* Copies ncu's "(128, 1, 1)" as "128,1,1". */
+static void copy_shape(char *to, size_t len, const char *from)
+{
+    size_t n = 0;
+    for (; *from && n + 1 < len; from++)
+        if (*from != '(' && *from != ')' && *from != ' ')
+            to[n++] = *from;
+    to[n] = '\0';
+}
+
+/* Fills one row from a record; returns 0, -1 when a number does not parse, 1 for a short record. */
+static int parse_row(char **field, int nf, const columns *c, kit_ncu_row *row)
+{
+    int need = c->id;
+    const int more[] = {c->kernel, c->metric, c->value, c->grid, c->block};
+    for (int k = 0; k < 5; k++)
+        need = more[k] > need ? more[k] : need;
+    if (nf <= need)
+        return 1; /* not a metric row */
+    memset(row, 0, sizeof *row);
+    char *end;
+    row->id = strtol(field[c->id], &end, 10);
+    if (*end != '\0' || parse_value(field[c->value], &row->value) != 0)
+        return -1;
+    snprintf(row->kernel, sizeof row->kernel, "%s", field[c->kernel]);
+    snprintf(row->metric, sizeof row->metric, "%s", field[c->metric]);
+    if (c->grid >= 0)
+        copy_shape(row->grid, sizeof row->grid, field[c->grid]);
+    if (c->block >= 0)
+        copy_shape(row->block, sizeof row->block, field[c->block]);
+    return 0;
+}
+
 int kit_ncu_read(FILE *f, kit_ncu_row **rows, size_t *n, char *err, size_t errlen)
 {
     char line[4096];
-    int col_id = -1, col_kernel = -1, col_metric = -1, col_value = -1;
+    columns col;
+    int have_header = 0;
     size_t cap = 64, len = 0;
     unsigned long lineno = 0;
     kit_ncu_row *r = malloc(cap * sizeof *r);
@@ -78,42 +131,26 @@ int kit_ncu_read(FILE *f, kit_ncu_row **rows, size_t *n, char *err, size_t errle
             continue; /* ==PROF== notes and the program's own output */
         char *field[MAX_FIELDS];
         int nf = split_csv(line, field, MAX_FIELDS);
-        if (col_id < 0) {
-            for (int i = 0; i < nf; i++) {
-                if (strcmp(field[i], "ID") == 0)
-                    col_id = i;
-                else if (strcmp(field[i], "Kernel Name") == 0)
-                    col_kernel = i;
-                else if (strcmp(field[i], "Metric Name") == 0)
-                    col_metric = i;
-                else if (strcmp(field[i], "Metric Value") == 0)
-                    col_value = i;
-            }
-            if (col_id < 0 || col_kernel < 0 || col_metric < 0 || col_value < 0) {
+        if (!have_header) {
+            if (find_columns(field, nf, &col) != 0) {
                 snprintf(err, errlen, "line %lu: the first CSV row lacks ID, Kernel Name, Metric Name or Metric Value",
                          lineno);
                 free(r);
                 return -1;
             }
+            have_header = 1;
             continue;
         }
-        int need = col_id > col_kernel ? col_id : col_kernel;
-        need = col_metric > need ? col_metric : need;
-        need = col_value > need ? col_value : need;
-        if (nf <= need)
-            continue; /* a short record: not a metric row */
         kit_ncu_row row;
-        memset(&row, 0, sizeof row);
-        char *end;
-        row.id = strtol(field[col_id], &end, 10);
-        if (*end != '\0' || parse_value(field[col_value], &row.value) != 0) {
-            snprintf(err, errlen, "line %lu: ID '%s' or value '%s' is not a number", lineno, field[col_id],
-                     field[col_value]);
+        int rc = parse_row(field, nf, &col, &row);
+        if (rc < 0) {
+            snprintf(err, errlen, "line %lu: ID '%s' or value '%s' is not a number", lineno, field[col.id],
+                     field[col.value]);
             free(r);
             return -1;
         }
-        snprintf(row.kernel, sizeof row.kernel, "%s", field[col_kernel]);
-        snprintf(row.metric, sizeof row.metric, "%s", field[col_metric]);
+        if (rc > 0)
+            continue;
         if (len == cap) {
             kit_ncu_row *bigger = realloc(r, 2 * cap * sizeof *r);
             if (!bigger) {
@@ -126,7 +163,7 @@ int kit_ncu_read(FILE *f, kit_ncu_row **rows, size_t *n, char *err, size_t errle
         }
         r[len++] = row;
     }
-    if (col_id < 0) {
+    if (!have_header) {
         snprintf(err, errlen, "no CSV header row (was ncu run with --csv?)");
         free(r);
         return -1;
@@ -134,6 +171,29 @@ int kit_ncu_read(FILE *f, kit_ncu_row **rows, size_t *n, char *err, size_t errle
     *rows = r;
     *n = len;
     return 0;
+}
+
+int kit_ncu_read_file(const char *path, kit_ncu_row **rows, size_t *n, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    *rows = NULL;
+    *n = 0;
+    if (!f) {
+        snprintf(err, errlen, "ncu wrote no CSV");
+        return -1;
+    }
+    int rc = kit_ncu_read(f, rows, n, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+void kit_ncu_kernel_base(const char *name, char *base, size_t len)
+{
+    name += strspn(name, "( ");
+    if (strncmp(name, "void ", 5) == 0)
+        name += 5;
+    size_t n = strcspn(name, "<( )");
+    snprintf(base, len, "%.*s", (int)n, name);
 }
 
 int kit_ncu_value(const kit_ncu_row *rows, size_t n, long id, const char *metric, double *out)

@@ -14,18 +14,31 @@ extern "C" {
 /** ncu's count of a kernel's shared-memory load instructions, warp-level (the simulator's load steps). */
 #define KIT_NCU_LOAD_INSTRUCTIONS "smsp__sass_inst_executed_op_shared_ld.sum"
 
+/**
+ * What the grader's --counts measures of every launch, in this order: load and store conflicts,
+ * load and store instructions that at least one thread executed (the simulator's steps), and load
+ * and store wavefronts (the papers' cost).
+ */
+#define KIT_NCU_COUNT_METRICS                                                                                     \
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum," \
+    "smsp__inst_executed_op_shared_ld_pred_on_any.sum,smsp__inst_executed_op_shared_st_pred_on_any.sum,"           \
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+
 /** One metric of one profiled kernel launch. */
 typedef struct kit_ncu_row {
     long id;              /**< ncu's launch ID, 0 for the first profiled launch */
     char kernel[128];     /**< the kernel's name as ncu prints it (may be cut) */
     char metric[128];     /**< for example l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
     double value;         /**< the value, thousands separators removed */
+    char grid[32];        /**< the launch's grid as "x,y,z", or "" when the CSV has no "Grid Size" column */
+    char block[32];       /**< its block as "x,y,z", or "" when the CSV has no "Block Size" column */
 } kit_ncu_row;
 
 /**
  * Parses ncu's CSV. Lines that are not CSV records (ncu's "==PROF==" notes,
  * the program's own output) are skipped; the header row names the columns
- * "ID", "Kernel Name", "Metric Name" and "Metric Value", in any order.
+ * "ID", "Kernel Name", "Metric Name" and "Metric Value", in any order, and
+ * may name "Grid Size" and "Block Size".
  * @param[in]  f    the CSV
  * @param[out] rows malloc'ed rows (free it)
  * @param[out] n    their number
@@ -34,6 +47,22 @@ typedef struct kit_ncu_row {
  * @return 0, or -1 with a reason in @p err (no header, a value that is not a number)
  */
 int kit_ncu_read(FILE *f, kit_ncu_row **rows, size_t *n, char *err, size_t errlen);
+
+/**
+ * kit_ncu_read() on a file: opens it, reads it and closes it.
+ * @return 0, or -1 with a reason in @p err ("ncu wrote no CSV" when the file cannot be opened)
+ */
+int kit_ncu_read_file(const char *path, kit_ncu_row **rows, size_t *n, char *err, size_t errlen);
+
+/**
+ * A kernel's name without its return type, template arguments and parameters: "merge_tiled_kernel"
+ * for ncu's "void merge_tiled_kernel<int>(const T1 *, ...)" and for KIT_LAUNCH's
+ * "merge_tiled_kernel<T>" or "(probe<T, E>)".
+ * @param[in]  name the name as ncu or the CPU trace spells it
+ * @param[out] base the base name, cut to fit
+ * @param[in]  len  size of @p base
+ */
+void kit_ncu_kernel_base(const char *name, char *base, size_t len);
 
 /**
  * Finds the value of a metric for one launch.

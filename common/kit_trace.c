@@ -21,8 +21,9 @@ void kit_trace_runs_free(kit_trace_run *runs, size_t nruns)
     free(runs);
 }
 
-/* Why an access does not fit its launch, or NULL when it does. */
-static const char *misfit(const kit_trace_launch *l, const kit_access *a)
+/* Why an access does not fit its launch, or NULL when it does. *sites is the highest site the launch
+   numbered so far: the emulator numbers sites 1, 2, ... as the launch first reaches them. */
+static const char *misfit(const kit_trace_launch *l, const kit_access *a, uint32_t *sites)
 {
     uint64_t blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
@@ -36,6 +37,11 @@ static const char *misfit(const kit_trace_launch *l, const kit_access *a)
         return "an access past the launch's shared memory";
     if (a->write > 1)
         return "an access that is neither a load nor a store";
+    if (a->site == 0 || a->site > *sites + 1)
+        return "an access whose site is not numbered in the order the launch reached it";
+    if (a->visit > a->ordinal)
+        return "an access that visits its site more often than the thread accessed shared memory";
+    *sites = a->site > *sites ? a->site : *sites;
     return NULL;
 }
 
@@ -77,6 +83,7 @@ int kit_trace_stream_read(FILE *f, const char *kernel, kit_trace_run **runs, siz
     kit_trace_launch open;
     int in_launch = 0, measured = 0, rc = 0;
     uint64_t seen = 0; /* accesses of the open launch */
+    uint32_t sites = 0; /* sites it numbered */
     size_t cap = 0;
     kit_trace_run *run = NULL;
     uint32_t tag;
@@ -95,6 +102,7 @@ int kit_trace_stream_read(FILE *f, const char *kernel, kit_trace_run **runs, siz
                 open.name[KIT_TRACE_NAME - 1] = '\0';
                 in_launch = 1;
                 seen = 0;
+                sites = 0;
                 (*launches)++;
                 measured = kit_trace_name_matches(open.name, kernel);
                 cap = 0;
@@ -108,7 +116,7 @@ int kit_trace_stream_read(FILE *f, const char *kernel, kit_trace_run **runs, siz
                 rc = kit_err(err, errlen, "the stream ends inside an access record");
             else if (!in_launch)
                 rc = kit_err(err, errlen, "a shared-memory access outside any kernel launch");
-            else if ((why = misfit(&open, &a)))
+            else if ((why = misfit(&open, &a, &sites)))
                 rc = kit_err(err, errlen, "launch %zu (%s) has %s", *launches, open.name, why);
             else if (measured && keep(run, &cap, &a) != 0)
                 rc = kit_err(err, errlen, "out of memory");

@@ -60,8 +60,10 @@ int kit_trace_name_matches(const char *name, const char *kernel);
 /**
  * Reads a whole stream and keeps the launches of @p kernel. Every record is checked: an access
  * outside a launch, a block or thread index past the launch's shape, an access that ends past the
- * launch's shared memory, a size other than 1, 2, 4, 8 or 16, an END whose count differs from the
- * accesses read, a launch left open, an unknown tag or a truncated record refuses the stream.
+ * launch's shared memory, a size other than 1, 2, 4, 8 or 16, a site not numbered 1, 2, ... in the
+ * order the launch reached them, a visit count above the thread's access ordinal, an END whose
+ * count differs from the accesses read, a launch left open, an unknown tag or a truncated record
+ * refuses the stream.
  * @param[in]  f      the stream
  * @param[in]  kernel the measured kernel's name
  * @param[out] runs   malloc'ed launches of @p kernel (free with kit_trace_runs_free())

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "kit_bank.h"
+#include "counts.h"
 #include "kit_ncu.h"
 #include "kit_pbs.h"
 #include "kit_proto.h"
@@ -176,8 +177,6 @@ static int meets(const spec_test *t, long long value, int gpu)
     return value >= t->conflicts - slack && value <= t->conflicts + above;
 }
 
-/* What drained_run writes in place of a trace it could not keep whole, followed by why. */
-#define TRACE_REFUSED "#kit-trace-refused: "
 
 /** What a measurement of the measured kernel came to: its load conflicts and load instructions (warp-level). */
 typedef struct measured {
@@ -200,24 +199,11 @@ static const char *measured_kernel(const spec_test *t)
  */
 static int count_from_stream(const spec_test *t, const char *trace, measured *m, char *why, size_t len)
 {
-    FILE *f = fopen(trace, "rb");
-    kit_trace_run *runs = NULL;
-    size_t nruns = 0, launches = 0;
+    kit_trace_run *runs;
+    size_t nruns, launches;
     char err[160] = "";
-    if (f && fgets(err, sizeof err, f) && strncmp(err, TRACE_REFUSED, strlen(TRACE_REFUSED)) == 0) {
-        snprintf(why, len, "the trace stream was refused: %s", err + strlen(TRACE_REFUSED));
-        fclose(f);
+    if (counts_read_stream(trace, measured_kernel(t), &runs, &nruns, &launches, why, len) != 0)
         return -1;
-    }
-    if (f)
-        rewind(f);
-    if (!f || kit_trace_stream_read(f, measured_kernel(t), &runs, &nruns, &launches, err, sizeof err) != 0) {
-        snprintf(why, len, "the trace stream is invalid: %s", f ? err : "the grader could not read it");
-        if (f)
-            fclose(f);
-        return -1;
-    }
-    fclose(f);
     int rc = 0;
     m->conflicts = m->loads = 0;
     if (nruns == 0) {
@@ -259,20 +245,20 @@ static int count_from_ncu(const spec_test *t, const check_env *env, const char *
         snprintf(why, len, "not measured: ERR_NVGPUCTRPERM, the GPU's counters are not readable");
         return -1;
     }
-    FILE *f = fopen(csv, "r");
-    kit_ncu_row *rows = NULL;
-    size_t n = 0;
+    kit_ncu_row *rows;
+    size_t n;
     char err[160];
-    if (!f || kit_ncu_read(f, &rows, &n, err, sizeof err) != 0) {
-        snprintf(why, len, "not measured: %s", f ? err : "ncu wrote no CSV");
-        if (f)
-            fclose(f);
+    if (kit_ncu_read_file(csv, &rows, &n, err, sizeof err) != 0) {
+        snprintf(why, len, "not measured: %s", err);
         return -1;
     }
-    fclose(f);
     int seen = 0;
     m->conflicts = m->loads = 0;
     for (size_t x = 0; x < n; x++) {
+        char base[64];
+        kit_ncu_kernel_base(rows[x].kernel, base, sizeof base);
+        if (strcmp(measured_kernel(t), ".") != 0 && strcmp(base, measured_kernel(t)) != 0)
+            continue; /* another kernel's launch: ncu profiled every kernel (--counts) */
         if (strcmp(rows[x].metric, KIT_NCU_LOAD_CONFLICTS) == 0) {
             m->conflicts += (long long)rows[x].value;
             seen = 1;
@@ -480,7 +466,10 @@ void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int
     lim->mem_bytes = compiling ? box->compile_mem_bytes : cpu ? box->run_mem_bytes : 0;
 }
 
-/* The runner's command line: the runner itself, under ncu when a GPU test measures a kernel, or under compute-sanitizer. */
+/*
+ * The runner's command line: the runner itself, under ncu when a GPU test measures a kernel (every
+ * kernel, with every count, for --counts), or under compute-sanitizer.
+ */
 static void runner_argv(const spec_test *t, const check_env *env, int measured, char *csv, char *sanitizer_log,
                         char *kernel_filter, size_t filter_len, char **argv)
 {
@@ -488,13 +477,14 @@ static void runner_argv(const spec_test *t, const check_env *env, int measured, 
     if (measured && !env->simulated && env->ncu) {
         /* ncu measures the lab's kernel. With --log-file its own notes go to the log, not to stdout,
            where the reply goes. (--quiet makes ncu 2025.3 exit 1 here, so it is not used.) */
-        snprintf(kernel_filter, filter_len, "regex:%s", measured_kernel(t));
+        snprintf(kernel_filter, filter_len, "regex:%s", env->counts ? "." : measured_kernel(t));
         argv[argc++] = (char *)env->ncu;
         argv[argc++] = (char *)"--csv";
         argv[argc++] = (char *)"--log-file";
         argv[argc++] = csv;
         argv[argc++] = (char *)"--metrics";
-        argv[argc++] = (char *)KIT_NCU_LOAD_CONFLICTS "," KIT_NCU_LOAD_INSTRUCTIONS;
+        argv[argc++] = env->counts ? (char *)KIT_NCU_LOAD_INSTRUCTIONS "," KIT_NCU_COUNT_METRICS /* conflicts among them */
+                                   : (char *)KIT_NCU_LOAD_CONFLICTS "," KIT_NCU_LOAD_INSTRUCTIONS;
         argv[argc++] = (char *)"--kernel-name";
         argv[argc++] = kernel_filter;
     } else if (env->sanitizer) {
@@ -510,10 +500,11 @@ static void runner_argv(const spec_test *t, const check_env *env, int measured, 
     argv[argc] = NULL;
 }
 
-/* The most trace bytes a test may stream: 64 records (24 bytes each) per key or query, plus 64 MiB. */
+/* The most trace bytes a test may stream: 64 records per key or query, plus 64 MiB. */
 static long long trace_cap(const spec_test *t, size_t m, size_t n)
 {
-    return (long long)(m + n + (size_t)t->threads * (size_t)(t->tile + 2)) * 64 * 24 + (64LL << 20);
+    long long record = 4 + (long long)sizeof(kit_access); /* its tag, then the access */
+    return (long long)(m + n + (size_t)t->threads * (size_t)(t->tile + 2)) * 64 * record + (64LL << 20);
 }
 
 /* What the drain thread needs: the pipe's read end, the file it fills, and the cap. */
@@ -578,9 +569,9 @@ static int drained_run(char *const argv[], sb_limits *lim, const char *trace, lo
         FILE *f = fopen(trace, "wb");
         if (f) {
             if (d.got > d.cap)
-                fprintf(f, "%s%lld bytes, over the limit of %lld", TRACE_REFUSED, d.got, d.cap);
+                fprintf(f, "%s%lld bytes, over the limit of %lld", COUNTS_TRACE_REFUSED, d.got, d.cap);
             else
-                fprintf(f, "%sthe grader could not copy it", TRACE_REFUSED);
+                fprintf(f, "%sthe grader could not copy it", COUNTS_TRACE_REFUSED);
             fclose(f);
         }
     }
@@ -660,6 +651,26 @@ static int judge_run(const spec_test *t, const check_env *env, const sb_result *
     return 0;
 }
 
+/* --counts: the test's launches, one line each, or a comment line that says why there are none. */
+static void write_counts(const spec_test *t, const check_env *env, int ran, const char *trace, const char *csv,
+                         const check_result *out)
+{
+    if (!env->counts)
+        return;
+    char why[240] = "";
+    if (!ran)
+        snprintf(why, sizeof why, "%s: %.200s", verdict_name(out->v), out->detail);
+    else if (env->simulated)
+        counts_from_stream(env->counts, env->lab, t->name, trace, why, sizeof why);
+    else if (env->ncu)
+        counts_from_ncu(env->counts, env->lab, t->name, csv, why, sizeof why);
+    else
+        snprintf(why, sizeof why, "not measured: %s", env->ncu_why ? env->ncu_why : "no ncu");
+    if (why[0])
+        fprintf(env->counts, "# %s\t%s\tnot counted: %s\n", env->lab, t->name, why);
+    fflush(env->counts);
+}
+
 void check_test(const spec_test *t, const check_env *env, check_result *out)
 {
     out->conflicts = -1;
@@ -672,6 +683,10 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     snprintf(req_path, sizeof req_path, "%s/request.bin", env->workdir);
     snprintf(res_path, sizeof res_path, "%s/reply.bin", env->workdir);
     snprintf(err_path, sizeof err_path, "%s/stderr.txt", env->workdir);
+    char trace[4200], csv[4200];
+    snprintf(trace, sizeof trace, "%s/conflicts.trace", env->workdir);
+    snprintf(csv, sizeof csv, "%s/conflicts.csv", env->workdir);
+    int ran = 0; /* the runner ran and its reply was read: --counts has something to count */
 
     void *A = malloc(m * size + 1), *B = malloc(n * size + 1);
     void *rC = NULL, *rA = NULL, *rB = NULL;
@@ -689,9 +704,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     }
     /* a lab 8 test of one function is counted by the simulator here, not measured in the runner */
     int measured = t->conflict_cmp != 0 && !(is_worst && worst_part(t) != 3);
-    char trace[4200], csv[4200];
-    snprintf(trace, sizeof trace, "%s/conflicts.trace", env->workdir);
-    snprintf(csv, sizeof csv, "%s/conflicts.csv", env->workdir);
+    int profiled = measured || env->counts != NULL; /* ncu runs it, or the CPU runner streams its accesses */
     if (is_sort) { /* the variant (0 baseline, 1 CF), u, E, and whether to run the measured gather */
         Q = malloc(4 * sizeof *Q);
         if (!Q) {
@@ -726,7 +739,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     remove(sanitizer_log);
     /* The runner, ncu or compute-sanitizer may run as another user (the grader as root runs tests as
        nobody): give each file they write an empty one of their own, in a folder they cannot create in. */
-    const char *prepared[2] = {measured && !env->simulated ? csv : NULL, env->sanitizer ? sanitizer_log : NULL};
+    const char *prepared[2] = {profiled && !env->simulated ? csv : NULL, env->sanitizer ? sanitizer_log : NULL};
     for (int x = 0; x < 2; x++) {
         if (!prepared[x])
             continue;
@@ -777,7 +790,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     lim.timeout_s = t->timeout_s > 0 ? t->timeout_s : env->timeout_s;
     lim.cpu_s = (long)lim.timeout_s + 1;
     lim.file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
-    if (measured && !env->simulated) {
+    if (profiled && !env->simulated) {
         lim.timeout_s *= 4;           /* ncu replays the kernel */
         lim.file_bytes += 256LL << 20; /* and writes its report to /tmp */
     }
@@ -794,17 +807,17 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     const char *const logs_writable[] = {env->workdir, NULL};
     sandbox_apply(&env->box, &lim, 0, env->simulated, env->simulated ? NULL : logs_writable);
     char *argv[16], kernel_filter[80];
-    runner_argv(t, env, measured, csv, sanitizer_log, kernel_filter, sizeof kernel_filter, argv);
+    runner_argv(t, env, profiled, csv, sanitizer_log, kernel_filter, sizeof kernel_filter, argv);
     sb_result run;
     /* CPU mode, a conflict threshold: the runner streams the measured kernel's launches and shared
        accesses to us on fd 3 (kit_trace.h); the environment names the kernel */
     char kernel_env[96];
-    snprintf(kernel_env, sizeof kernel_env, "KIT_TRACE_KERNEL=%s", measured_kernel(t));
+    snprintf(kernel_env, sizeof kernel_env, "KIT_TRACE_KERNEL=%s", env->counts ? "." : measured_kernel(t));
     char *runner_env[] = {kernel_env, NULL};
-    int streamed = measured && env->simulated;
+    int streamed = profiled && env->simulated;
     if (streamed)
         lim.envp = runner_env;
-    int profiler = measured && !env->simulated && env->ncu ? sb_gpu_profiler_lock() : -1;
+    int profiler = profiled && !env->simulated && env->ncu ? sb_gpu_profiler_lock() : -1;
     int started = drained_run(argv, &lim, streamed ? trace : NULL, trace_cap(t, m, n), &run);
     if (profiler >= 0)
         close(profiler);
@@ -812,7 +825,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         set(out, V_ERROR, "%s", "grader could not start the runner");
         goto done;
     }
-    if (judge_run(t, env, &run, &lim, measured, err_path, csv, sanitizer_log, out) != 0)
+    if (judge_run(t, env, &run, &lim, profiled, err_path, csv, sanitizer_log, out) != 0)
         goto done;
 
     kit_res got;
@@ -826,6 +839,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
             f ? " (does the code print to stdout? the reply goes there)" : "");
         goto done;
     }
+    ran = 1;
     if (t->hidden) /* the runner saw the hidden input: none of its words reach a report */
         snprintf(got.note, sizeof got.note, "%s", "(the runner's note is not shown for hidden tests)");
     if (got.status == KIT_RES_NOT_IMPLEMENTED) {
@@ -868,6 +882,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     if (measured)
         judge_conflicts(t, env, trace, csv, err_path, out);
 done:
+    write_counts(t, env, ran, trace, csv, out);
     free(A);
     free(B);
     free(Q);

@@ -2,6 +2,8 @@
 #ifndef CHECK_H
 #define CHECK_H
 
+#include <stdio.h>
+
 #include "sandbox.h"
 #include "spec.h"
 
@@ -54,6 +56,8 @@ typedef struct check_env {
     const char *arch;     /**< the GPU's architecture, for example sm_90, or NULL */
     const char *sanitizer; /**< compute-sanitizer, to run every GPU test under it (--sanitize), or NULL */
     sandbox_policy box;   /**< how every run is contained */
+    FILE *counts;         /**< --counts: every launch's shared-memory counts go here (counts.h), or NULL */
+    const char *lab;      /**< the lab's folder, for the counts' lines */
 } check_env;
 
 /**

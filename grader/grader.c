@@ -20,6 +20,7 @@
 #include "batch.h"
 #include "build.h"
 #include "check.h"
+#include "counts.h"
 #include "kit_timer.h"
 #include "report.h"
 #include "sandbox.h"
@@ -42,6 +43,8 @@ typedef struct options {
     const char *gradescope;   /* ...and as Gradescope's results.json */
     const char *junit;        /* ...and as JUnit XML */
     const char *calibrate;    /* ...and every conflict threshold's measured count, as a thresholds file */
+    const char *counts;       /* ...and every kernel launch's shared-memory counts (grader/counts.h) */
+    FILE *counts_file;        /* ...opened */
     const char *batch;        /* grade every subfolder of this folder */
     const char *gradebook;    /* batch mode's CSV gradebook */
     int force;                /* batch mode: regrade students already in the gradebook */
@@ -107,6 +110,8 @@ static void usage(FILE *f, const char *prog)
             "  --junit FILE          also write JUnit XML, a testcase per test, for CI systems\n"
             "  --calibrate FILE      also write, for every conflict threshold, what was counted on this machine\n"
             "                        (a thresholds file: grade the solutions on a new GPU and compare with the specs)\n"
+            "  --counts FILE         also count every kernel launch of every test (simulated in CPU mode, by ncu in\n"
+            "                        GPU mode): one line of shared-memory conflicts, requests and wavefronts each\n"
             "  --batch DIR           grade every subfolder of DIR (one per student) into a CSV gradebook;\n"
             "                        students already in it are skipped, so an interrupted run resumes\n"
             "  --gradebook FILE      batch mode's gradebook (default gradebook.csv)\n"
@@ -176,7 +181,7 @@ static int parse_value(options *o, const char *a, const char *v)
                  {"--out", &o->out}, {"--gather", &o->gather}, {"--nvcc", &o->nvcc}, {"--nvcc-flags", &o->nvcc_flags},
                  {"--libkit", &o->libkit}, {"--libkit-cpu", &o->libkit_cpu}, {"--cxx", &o->cxx},
                  {"--mode", &o->mode}, {"--work", &o->work}, {"--sandbox-user", &o->sandbox_user},
-                 {"--calibrate", &o->calibrate}, {"--ncu", &o->ncu}};
+                 {"--calibrate", &o->calibrate}, {"--counts", &o->counts}, {"--ncu", &o->ncu}};
     const struct {
         const char *name;
         int *to, lo, hi;
@@ -221,9 +226,10 @@ static int parse_value(options *o, const char *a, const char *v)
 static int check_combinations(const options *o)
 {
     const char *why = NULL;
-    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->expect >= 0))
+    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->counts ||
+                     o->expect >= 0))
         why = "--batch grades many submissions into a gradebook; it does not go with --submission, --tsv, --json, "
-              "--gradescope, --junit or --expect";
+              "--gradescope, --junit, --calibrate, --counts or --expect";
     else if ((o->batch || o->gather) && (o->public_only || o->brief))
         why = "--public, --test and --brief grade one submission; they do not go with --batch or --gather";
     else if (!o->batch && !o->gather && (o->gradebook || o->force || o->reports))
@@ -765,7 +771,7 @@ static void grade_lab(const options *o, const char *submission, const char *show
         whole = V_COMPILE;
     fmt(runner, sizeof runner, "%s/bin/runner", scratch);
     check_env env = {runner, scratch, o->timeout_s, o->nproc, o->uid, o->gid, cpu,
-                     cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box};
+                     cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box, o->counts_file, spec->lab};
     res->whole = whole;
     for (int t = 0; t < spec->ntasks; t++)
         grade_task(spec, t, &env, whole, why, shown, res);
@@ -1036,6 +1042,10 @@ static int prepare_work(options *o, int cpu, char *libkit_abs)
     }
     o->work = work_abs;
     set_policy(o);
+    if (o->counts && (!(o->counts_file = fopen(o->counts, "w")) || fputs(COUNTS_HEADER, o->counts_file) == EOF)) {
+        fprintf(stderr, "grader: cannot write the counts file %s: %s\n", o->counts, strerror(errno));
+        return -1;
+    }
     say(o, "%s\n", sb_isolation_report());
     /* As root, the compiler and the runners run as the sandbox user: it must reach the kit and the work folder. */
     const char *reach[] = {o->work, o->kit, libkit_abs};
@@ -1086,10 +1096,10 @@ static int grade_one(const grading *g, const char *shown)
     grade_submission(g, o->submission, shown, &rep);
     if (o->brief) {
         int failed = report_brief(stdout, &rep, g->cpu && !gpu_present() ? "no GPU here: CPU build only" : NULL);
-        return write_reports(o, &rep) != 0 ? 2 : failed;
+        return write_reports(o, &rep) != 0 || (o->counts_file && fclose(o->counts_file) != 0) ? 2 : failed;
     }
     report_table(stdout, &rep);
-    if (write_reports(o, &rep) != 0)
+    if (write_reports(o, &rep) != 0 || (o->counts_file && fclose(o->counts_file) != 0))
         return 2;
     double percent = report_percent(&rep);
     if (o->expect >= 0 && percent + 1e-9 < o->expect) {

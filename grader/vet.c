@@ -282,8 +282,9 @@ static const char *forbidden_word(const char *word)
  */
 static const char *forbidden_name(const char *word)
 {
-    static const char *const public_api[] = {"kit_shared", "kit_shared_cast", "kit_value", "kit_value_t", "kit_kv32",
-                                             "kit_not_implemented", "kit_cpu_launch", "kit_cpu_now"};
+    static const char *const public_api[] = {"kit_shared",          "kit_shared_cast", "kit_value",    "kit_value_t",
+                                             "kit_key",             "kit_key_t",       "kit_kv32",     "kit_not_implemented",
+                                             "kit_cpu_launch",      "kit_cpu_flat",    "kit_cpu_now"};
     if (strncmp(word, "kit_", 4) == 0 || strncmp(word, "KIT_", 4) == 0) {
         for (size_t i = 0; i < sizeof public_api / sizeof public_api[0]; i++)
             if (strcmp(word, public_api[i]) == 0)

@@ -21,7 +21,7 @@ for spec in labs/*/grading.spec; do
         bad "$lab: skeleton driver gave exit $st: $out"
     if grep -q '^test .*blocks=' "$spec"; then
         out=$(timeout 60 "$sol" --m 64 --n 64 --blocks 2 --threads 32 --tile 16 --trace "$trace" 2>&1); st=$?
-        [ $st = 0 ] && head -n 1 "$trace" | grep -q '^# kit-trace 1' && grep -q '^trace: ' <<<"$out" &&
+        [ $st = 0 ] && head -n 1 "$trace" | grep -q '^# kit-trace 2' && grep -q '^trace: ' <<<"$out" &&
             ok "$lab: --trace writes a kit trace and its counts" || bad "$lab: --trace gave exit $st: $out"
     fi
 done

@@ -222,6 +222,61 @@ static void test_warps_and_blocks(void)
     kit_bank_free(&rep);
 }
 
+/* An access of a site: acc_at with the site, sync and visit the emulator records. */
+static kit_access site_at(uint32_t thread, uint32_t ordinal, uint32_t site, uint32_t sync, uint32_t visit, uint32_t word)
+{
+    kit_access a = acc_at(0, thread, ordinal, word * 4, 4, 0);
+    a.site = site, a.sync = sync, a.visit = visit;
+    return a;
+}
+
+/* Load conflicts of a trace under a warp model, or -1 with an assertion when the simulator refuses it. */
+static long long conflicts_as(kit_bank_group group, const kit_access *acc, size_t n, const char *what)
+{
+    kit_bank_report rep;
+    char err[160] = "";
+    int rc = kit_bank_simulate_grouped(&gpu, group, acc, n, &rep, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "%s: the simulator refused the trace: %s", what, err);
+    long long c = rc == 0 ? (long long)rep.load.conflicts : -1;
+    kit_bank_free(&rep);
+    return c;
+}
+
+/*
+ * The two warp models. A data-dependent loop: thread 0 reads site 1 twice, then site 2 at word 32;
+ * thread 1 skips the loop and reads site 2 at word 0, its first access. The hardware issues site
+ * 2 once for both (bank 0 twice: 1 conflict); lock-step pairs thread 1's site-2 read with thread
+ * 0's first site-1 read (banks 0 and 5: none).
+ */
+static void test_warp_models(void)
+{
+    kit_access loop[] = {site_at(0, 0, 1, 0, 0, 5), site_at(0, 1, 1, 0, 1, 6), site_at(0, 2, 2, 0, 0, 32),
+                         site_at(1, 0, 2, 0, 0, 0)};
+    long long by_site = conflicts_as(KIT_GROUP_SITE, loop, ARRAY_LEN(loop), "loop, by site");
+    long long lockstep = conflicts_as(KIT_GROUP_LOCKSTEP, loop, ARRAY_LEN(loop), "loop, lock-step");
+    KIT_ASSERT_MSG(by_site == 1 && lockstep == 0, "loop: expected 1 conflict by site and 0 in lock-step, got %lld and %lld",
+                   by_site, lockstep);
+    kit_bank_report rep;
+    char err[160] = "";
+    KIT_ASSERT_MSG(kit_bank_simulate(&gpu, loop, ARRAY_LEN(loop), &rep, err, sizeof err) == 0 && rep.load.conflicts == 1,
+                   "kit_bank_simulate must count by site, as the hardware issues");
+    kit_bank_free(&rep);
+    /* The same site and visit after another barrier is another step: no conflict then. */
+    kit_access apart[] = {site_at(0, 0, 1, 0, 0, 0), site_at(1, 0, 1, 1, 0, 32)};
+    long long c = conflicts_as(KIT_GROUP_SITE, apart, ARRAY_LEN(apart), "two syncs");
+    KIT_ASSERT_MSG(c == 0, "a site visited after different barriers: expected 0 conflicts, got %lld", c);
+    apart[1].sync = 0;
+    c = conflicts_as(KIT_GROUP_SITE, apart, ARRAY_LEN(apart), "one sync");
+    KIT_ASSERT_MSG(c == 1, "a site visited after the same barrier: expected 1 conflict, got %lld", c);
+    /* Site 0 (unknown, a version-1 trace) is grouped by ordinal in both models. */
+    kit_access old[] = {acc_at(0, 0, 0, 0, 4, 0), acc_at(0, 1, 0, 128, 4, 0)};
+    c = conflicts_as(KIT_GROUP_SITE, old, ARRAY_LEN(old), "site 0");
+    KIT_ASSERT_MSG(c == 1, "accesses of site 0 at one ordinal: expected 1 conflict, got %lld", c);
+    /* A warp model that is neither is refused. */
+    int rc = kit_bank_simulate_grouped(&gpu, (kit_bank_group)7, old, ARRAY_LEN(old), &rep, err, sizeof err);
+    KIT_ASSERT_MSG(rc == -1 && strstr(err, "bad warp model 7"), "warp model 7: expected a refusal, got %d \"%s\"", rc, err);
+}
+
 static void test_order_does_not_matter(void)
 {
     /* Two warps, three ordinals, loads and stores; the same numbers in any order. */
@@ -422,6 +477,8 @@ static void test_trace_round_trip(void)
     kit_access acc[] = {acc_at(0, 0, 0, 0, 4, 0),           acc_at(3, 1023, 7, 4294967280u, 16, 1),
                         acc_at(16777215, 5, 4294967295u, 1, 1, 0), acc_at(2, 31, 1, 6, 2, 1),
                         acc_at(0, 1, 0, 8, 8, 0)};
+    acc[1].site = 4294967295u, acc[1].sync = 12, acc[1].visit = 3; /* version 2's fields, at their extremes */
+    acc[3].site = 2, acc[3].sync = 4294967295u, acc[3].visit = 4294967295u;
     FILE *f = tmpfile();
     if (!f) {
         kit_test_fail(__FILE__, __LINE__, "tmpfile failed");
@@ -431,7 +488,7 @@ static void test_trace_round_trip(void)
     KIT_ASSERT_MSG(rc == 0, "kit_trace_write: expected 0, got %d", rc);
     rewind(f);
     char first[64] = "";
-    KIT_ASSERT_MSG(fgets(first, sizeof first, f) && strcmp(first, "# kit-trace 1\n") == 0,
+    KIT_ASSERT_MSG(fgets(first, sizeof first, f) && strcmp(first, "# kit-trace 2\n") == 0,
                    "the first line should be the header, got \"%s\"", first);
     rewind(f);
     kit_access *back = NULL;
@@ -444,7 +501,8 @@ static void test_trace_round_trip(void)
     for (size_t i = 0; rc == 0 && i < n && i < ARRAY_LEN(acc); i++)
         KIT_ASSERT_MSG(back[i].block == acc[i].block && back[i].thread == acc[i].thread &&
                            back[i].ordinal == acc[i].ordinal && back[i].addr == acc[i].addr &&
-                           back[i].size == acc[i].size && back[i].write == acc[i].write,
+                           back[i].size == acc[i].size && back[i].write == acc[i].write && back[i].site == acc[i].site &&
+                           back[i].sync == acc[i].sync && back[i].visit == acc[i].visit,
                        "access %zu differs after the round trip", i);
     free(back);
 
@@ -455,8 +513,8 @@ static void test_trace_round_trip(void)
     KIT_ASSERT_MSG(rc == 0 && n == 2, "hand-written trace: expected 2 accesses, got rc %d, n %zu (%s)", rc, n, err);
     if (rc == 0 && n == 2)
         KIT_ASSERT_MSG(back[0].thread == 1 && back[0].addr == 12 && !back[0].write && back[1].block == 1 &&
-                           back[1].size == 8 && back[1].write,
-                       "hand-written trace read wrongly");
+                           back[1].size == 8 && back[1].write && back[0].site == 0 && back[1].visit == 0,
+                       "hand-written trace of version 1 read wrongly (sites must read as 0)");
     free(back);
 }
 
@@ -531,7 +589,13 @@ static void test_trace_malformed(void)
     f = file_of("");
     rc = kit_trace_read(f, &acc, &n, err, sizeof err);
     fclose(f);
-    KIT_ASSERT_MSG(rc == -1 && strstr(err, "no '# kit-trace 1'"), "empty file: expected refusal, got %d \"%s\"", rc, err);
+    KIT_ASSERT_MSG(rc == -1 && strstr(err, "no '# kit-trace 2'"), "empty file: expected refusal, got %d \"%s\"", rc, err);
+    /* Version 2 needs site, sync and visit after r|w. */
+    f = file_of("# kit-trace 2\n0 0 0 0 4 r 1 0\n");
+    rc = kit_trace_read(f, &acc, &n, err, sizeof err);
+    fclose(f);
+    KIT_ASSERT_MSG(rc == -1 && strstr(err, "line 2: expected 'site sync visit'"),
+                   "version 2 line without its visit: expected line 2 refused, got %d \"%s\"", rc, err);
     /* A line longer than the reader's buffer. */
     char long_text[600];
     snprintf(long_text, sizeof long_text, "# kit-trace 1\n# %0400d\n", 0);
@@ -593,6 +657,7 @@ static void put_access(stream_buf *b, uint32_t block, uint32_t thread, uint32_t 
     kit_access a;
     memset(&a, 0, sizeof a);
     a.block = block, a.thread = thread, a.ordinal = ordinal, a.addr = addr, a.size = size;
+    a.site = 1; /* the launch's first site, as the emulator numbers them */
     put(b, KIT_TRACE_ACCESS, &a, sizeof a);
 }
 
@@ -651,7 +716,9 @@ static void test_stream_refused(void)
     } cases[] = {{"outside any kernel launch", 0}, {"thread index past", 1}, {"block index past", 2},
                  {"past the launch's shared memory", 3}, {"access size", 4}, {"reports 3 accesses", 5},
                  {"never ended", 6}, {"unknown record", 7}, {"inside an access record", 8},
-                 {"before the previous one ended", 9}, {"inside a record's tag", 10}};
+                 {"before the previous one ended", 9}, {"inside a record's tag", 10},
+                 {"site is not numbered in the order", 11}, {"site is not numbered in the order", 12},
+                 {"visits its site more often", 13}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         stream_buf b = {{0}, 0};
         int s = cases[c].shape;
@@ -686,6 +753,15 @@ static void test_stream_refused(void)
             put_end(&b, 0);
             b.n += 2; /* two stray bytes after the last record */
         }
+        if (s >= 11) { /* a site of 0, a site that skips a number, a visit above the thread's ordinal */
+            kit_access a;
+            memset(&a, 0, sizeof a);
+            a.size = 4;
+            a.site = s == 11 ? 0 : s == 12 ? 2 : 1;
+            a.visit = s == 13 ? 1 : 0;
+            put(&b, KIT_TRACE_ACCESS, &a, sizeof a);
+            put_end(&b, 1);
+        }
         size_t nruns, launches, accesses;
         char err[160] = "";
         int rc = read_stream(&b, "k", &nruns, &launches, &accesses, err, sizeof err);
@@ -704,6 +780,7 @@ static void register_tests(void)
     kit_test_add(sim, "loads and stores of one ordinal are two steps", test_loads_and_stores_apart);
     kit_test_add(sim, "per-warp and per-block counts", test_warps_and_blocks);
     kit_test_add(sim, "ordinals align steps in any trace order", test_order_does_not_matter);
+    kit_test_add(sim, "warp models: by site and visit, or in lock-step", test_warp_models);
     kit_test_add(sim, "8- and 16-byte accesses in phases", test_wide_accesses);
     kit_test_add(sim, "a partial warp", test_partial_warp);
     kit_test_add(sim, "the papers' small models, w = 12 and w = 9", test_small_models);

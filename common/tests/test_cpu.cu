@@ -328,6 +328,66 @@ static void test_trace_rules(void)
     KIT_ASSERT_MSG(kit_cpu_trace_stop(&acc) == 0 && acc == NULL, "a stopped trace still held accesses");
 }
 
+/* A device function with one read, called from two places: two copies, two sites. */
+__device__ int read_twice_helper(kit_shared<int> s, int i)
+{
+    return s[i];
+}
+
+/*
+ * Sites, syncs and visits. Each thread reads site "loop" threadIdx.x times (a data-dependent loop),
+ * then the helper twice, then, after a barrier, stores once after a branch that picks its value
+ * (one site, whatever g++'s jump threading would do to the two paths), then reads one kit_kv32's key.
+ */
+__global__ void record_sites(int *global)
+{
+    kit_shared<int> s = KIT_DYNAMIC_SHARED(int);
+    int sum = 0;
+    for (unsigned k = 0; k < threadIdx.x; k++)
+        sum += s[k];                                                          /* site 1, visits 0 .. t-1 */
+    sum += read_twice_helper(s, 1) + read_twice_helper(s, 2);                 /* sites 2 and 3 */
+    __syncthreads();
+    bool odd = threadIdx.x % 2 != 0;
+    int v = odd ? sum : -sum;
+    s[8 + threadIdx.x] = v;                                                   /* one site, sync 1 */
+    if (odd)
+        global[threadIdx.x] = v;
+    global[threadIdx.x] += kit_key(kit_shared_cast<kit_kv32>(s + 16), threadIdx.x); /* a 4-byte read */
+}
+
+static void test_trace_sites(void)
+{
+    int global[8] = {0};
+    kit_cpu_trace_start();
+    KIT_LAUNCH(record_sites, 1, 8, 64 * sizeof(int), global);
+    CUDA_CHECK_LAUNCH();
+    kit_access *acc;
+    size_t n = kit_cpu_trace_stop(&acc);
+    /* Thread t: t loop reads, 2 helper reads, 1 store, 1 key read; 28 + 8 * 4 in all. */
+    KIT_ASSERT_MSG(n == 28 + 8 * 4, "recorded %zu accesses, expected 60", n);
+    uint32_t loop_site = 0, store_site = 0, key_site = 0, helper[2] = {0, 0};
+    int bad = -1;
+    for (size_t x = 0; x < n && bad < 0; x++) {
+        const kit_access *a = &acc[x];
+        uint32_t t = a->thread, o = a->ordinal;
+        uint32_t *want = o < t ? &loop_site : o < t + 2 ? &helper[o - t] : o == t + 2 ? &store_site : &key_site;
+        if (*want == 0)
+            *want = a->site; /* every thread must agree with the first one to reach the access */
+        uint32_t visit = o < t ? o : 0, sync = o < t + 2 ? 0 : 1;
+        if (a->site != *want || a->visit != visit || a->sync != sync || a->size != 4 || a->write != (o == t + 2))
+            bad = (int)x;
+    }
+    KIT_ASSERT_MSG(bad < 0, "access %d: site, visit, sync or kind recorded wrongly", bad);
+    KIT_ASSERT_MSG(helper[0] != helper[1] && helper[0] != loop_site && store_site != key_site && loop_site != 0,
+                   "a function called twice must have two sites (got %u and %u), and other accesses others",
+                   helper[0], helper[1]);
+    for (size_t x = 0; x < n; x++)
+        if (acc[x].site == key_site)
+            KIT_ASSERT_MSG(acc[x].size == 4 && acc[x].addr == 16 * 4 + 8 * acc[x].thread,
+                           "kit_key of a kit_kv32 reads its 4-byte key, got %u bytes at %u", acc[x].size, acc[x].addr);
+    free(acc);
+}
+
 /* ---- the merge harness's canaries (kit_merge_run_guarded) ---------------------------- */
 
 /* Writes C[t] = 10 * t; with mode bit 1 also C[-1], with bit 2 also C[m + n]: out-of-bounds writes. */
@@ -402,6 +462,7 @@ static void register_tests(void)
     kit_test_add(trace, "broadcast and two words per bank", test_trace_words);
     kit_test_add(trace, "8-byte loads in half-warp phases", test_trace_8byte);
     kit_test_add(trace, "what is recorded, with which ordinal", test_trace_rules);
+    kit_test_add(trace, "sites, syncs and visits", test_trace_sites);
     CU_pSuite harness = kit_test_suite("merge harness");
     kit_test_add(harness, "canaries around C show writes past either end", test_merge_canaries);
 }

@@ -980,7 +980,7 @@ static void test_tool_dump_round_trip(void)
         char *dump, *err;
         const char *dump_args[] = {"--figure", name, "--dump-trace", NULL};
         int rc = run_tool(dump_args, &dump, &err);
-        KIT_ASSERT_MSG(rc == 0 && strncmp(dump, "# kit-trace 1\n", 14) == 0, "%s --dump-trace: got %d \"%s\"", name,
+        KIT_ASSERT_MSG(rc == 0 && strncmp(dump, "# kit-trace 2\n", 14) == 0, "%s --dump-trace: got %d \"%s\"", name,
                        rc, err);
         free(err);
         char path[64];

@@ -19,7 +19,7 @@ static const char usage_text[] =
     "per w consecutive words. Cells show the thread (its id in the block) that touches the word;\n"
     "the accesses of one step (ordinal) are highlighted, [n] in text, green in SVG, and those\n"
     "that share a bank with another word of the step are marked as conflicts, <n> or red.\n"
-    "  --trace FILE   a kit trace ('# kit-trace 1'; bankviz reads its '# bankviz' lines too)\n"
+    "  --trace FILE   a kit trace ('# kit-trace 2' or 1; bankviz reads its '# bankviz' lines too)\n"
     "  --figure NAME  a built-in figure of the papers (--list names them)\n"
     "  --block B      the block to draw (default 0)\n"
     "  --warp W       the warp to draw: threads W*w .. W*w + w - 1 (default 0)\n"

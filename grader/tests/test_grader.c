@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "counts.h"
+#include "kit_trace.h"
 #include "batch.h"
 #include "kit_test.h"
 #include "report.h"
@@ -1608,6 +1610,90 @@ static void test_vet_objects(void)
     remove(src), remove(obj), remove(exe);
 }
 
+/* Writes one stream record: its tag, then its payload. */
+static void put_record(FILE *f, uint32_t tag, const void *payload, size_t bytes)
+{
+    fwrite(&tag, sizeof tag, 1, f);
+    fwrite(payload, bytes, 1, f);
+}
+
+/* The text of a file, read into buf (cut to fit). */
+static void file_text(FILE *f, char *buf, size_t len)
+{
+    rewind(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+}
+
+/*
+ * --counts: a stream of two launches becomes two lines, the simulator's counts by site and in
+ * lock-step; ncu's CSV becomes one line per launch; a stream the grader refused, a CSV without a
+ * metric and a missing file are reasons, not lines.
+ */
+static void test_counts(void)
+{
+    char path[] = "/tmp/kit-counts-XXXXXX", why[240] = "", out_text[2048];
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w+b") : NULL, *out = tmpfile();
+    if (!f || !out) {
+        kit_test_fail(__FILE__, __LINE__, "no temporary files");
+        return;
+    }
+    kit_trace_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = 1, l.grid[1] = l.grid[2] = l.block[1] = l.block[2] = 1, l.block[0] = 32, l.shared_bytes = 256;
+    snprintf(l.name, sizeof l.name, "%s", "(probe<T, E>)");
+    for (int launch = 0; launch < 2; launch++) {
+        put_record(f, KIT_TRACE_LAUNCH, &l, sizeof l);
+        for (uint32_t t = 0; t < 2; t++) { /* two threads read words 0 and 32: one bank, one conflict */
+            kit_access a;
+            memset(&a, 0, sizeof a);
+            a.thread = t, a.addr = 128 * t, a.size = 4, a.site = 1;
+            put_record(f, KIT_TRACE_ACCESS, &a, sizeof a);
+        }
+        uint64_t count = 2;
+        put_record(f, KIT_TRACE_END, &count, sizeof count);
+    }
+    fflush(f);
+    int rc = counts_from_stream(out, "lab", "t", path, why, sizeof why);
+    file_text(out, out_text, sizeof out_text);
+    KIT_ASSERT_MSG(rc == 0 && strcmp(out_text, "lab\tt\t1\tprobe\t1,1,1\t32,1,1\t1\t0\t1\t0\t2\t0\t1\t0\n"
+                                               "lab\tt\t2\tprobe\t1,1,1\t32,1,1\t1\t0\t1\t0\t2\t0\t1\t0\n") == 0,
+                   "counts of a stream: rc %d (%s), got:\n%s", rc, why, out_text);
+    rewind(f);
+    fprintf(f, "%sover the limit", COUNTS_TRACE_REFUSED);
+    fflush(f);
+    rc = counts_from_stream(out, "lab", "t", path, why, sizeof why);
+    KIT_ASSERT_MSG(rc == -1 && strstr(why, "refused: over the limit"), "a refused stream: rc %d (%s)", rc, why);
+    fclose(f);
+    write_text(path, "\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n"
+                     "\"0\",\"void probe<int, 5>(int *)\",\"(2, 1, 1)\",\"(64, 1, 1)\",\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum\",\"1,024\"\n"
+                     "\"0\",\"void probe<int, 5>(int *)\",\"(2, 1, 1)\",\"(64, 1, 1)\",\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\",\"3\"\n");
+    rewind(out);
+    rc = counts_from_ncu(out, "lab", "t", path, why, sizeof why);
+    KIT_ASSERT_MSG(rc == -1 && strstr(why, "has no smsp__inst_executed_op_shared_ld_pred_on_any.sum"),
+                   "a CSV without the request counts: rc %d (%s)", rc, why);
+    const char *names[6] = {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+                            "smsp__inst_executed_op_shared_ld_pred_on_any.sum", "smsp__inst_executed_op_shared_st_pred_on_any.sum",
+                            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"};
+    FILE *csv = fopen(path, "w");
+    fputs("\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n", csv);
+    for (int m = 0; m < 6; m++)
+        fprintf(csv, "\"0\",\"void probe<int, 5>(int *)\",\"(2, 1, 1)\",\"(64, 1, 1)\",\"%s\",\"%d\"\n", names[m], m + 1);
+    fclose(csv);
+    FILE *out2 = tmpfile();
+    rc = counts_from_ncu(out2, "lab", "t", path, why, sizeof why);
+    file_text(out2, out_text, sizeof out_text);
+    KIT_ASSERT_MSG(rc == 0 && strcmp(out_text, "lab\tt\t1\tprobe\t2,1,1\t64,1,1\t1\t2\t3\t4\t5\t6\t-\t-\n") == 0,
+                   "counts of a CSV: rc %d (%s), got:\n%s", rc, why, out_text);
+    remove(path);
+    rc = counts_from_ncu(out2, "lab", "t", path, why, sizeof why) + counts_from_stream(out2, "lab", "t", path, why, sizeof why);
+    KIT_ASSERT_MSG(rc == -2, "missing files must be reasons, got rc %d", rc);
+    fclose(out);
+    fclose(out2);
+}
+
 static void register_tests(void)
 {
     CU_pSuite spec = kit_test_suite("grading specs");
@@ -1649,6 +1735,7 @@ static void register_tests(void)
     kit_test_add(r, "make check's report", test_report_brief);
     kit_test_add(r, "files written through a temporary", test_report_write_file);
     kit_test_add(r, "--calibrate: the thresholds file", test_report_calibration);
+    kit_test_add(r, "--counts: every launch's counts, from the stream and from ncu", test_counts);
     kit_test_add(r, "the kit's hidden specs are marked hidden", test_hidden_specs_marked);
     kit_test_add(r, "hostile text in every output format", test_hostile_text_everywhere);
     CU_pSuite g = kit_test_suite("gradebook");

@@ -42,7 +42,7 @@ KIT_HD int co_rank_circular(int k, InA A, int m, InB B, int n, int A_start, int 
  * merge_sequential on circular buffers: merges m keys of A from A_start and n
  * keys of B from B_start (both wrapping at `tile`) into C[0] to C[m+n-1].
  * @pre 0 <= A_start, B_start < tile; m, n <= tile; both buffers have `tile`
- *      slots (the reference reads A[A_start] and B[B_start] even when m or n is 0)
+ *      slots (when m + n > 0 the reference reads A[A_start] and B[B_start], even when m or n is 0)
  */
 template <typename InA, typename InB, typename Out>
 KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_start, int B_start, int tile)

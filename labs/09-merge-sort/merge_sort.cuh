@@ -85,10 +85,11 @@ struct ms_plain_key<int32_t> {
 /**
  * The baseline's merge of one thread, as CUB's SerialMerge does it: the thread's part of A is
  * S[a .. a_end) and its part of B is S[b .. b_end) (shared-memory indices); it reads the first key
- * of each, then at every one of its E steps outputs the smaller (A on ties) and reads the next
- * key of the list it took from, after the last output too. That is E + 2 reads whatever count
+ * of each, then at every one of its E steps outputs the smaller (A on ties) and, but after the
+ * last output, reads the next key of the list it took from. That is E + 1 reads whatever count
  * is; a read past a list's end lands inside the tile or its padding (ms_shared_elems), and its
- * key is never output.
+ * key is never output. (CUB's source reads after the last output too, E + 2 reads; with E known
+ * at compile time nvcc drops that read, whose key nothing uses, so the GPU makes E + 1.)
  * @param[in]  S      shared memory holding the merge's keys
  * @param[in]  a,a_end the thread's part of A
  * @param[in]  b,b_end the thread's part of B; (a_end - a) + (b_end - b) >= count
@@ -172,14 +173,33 @@ KIT_HD inline int ms_shared_elems(int tile)
     return tile + tile / CF_W + 1;
 }
 
-/** Lab 2's co-rank in the CF layout, where co_rank cannot index directly: A key x of the region at logical base + x, B key y at base + region - 1 - y, both through rho. */
+/**
+ * How many of the first `diag` outputs of merging A (n_a keys) with B (n_b keys) come from A: a
+ * merge-path search, ties to A. A and B are global-memory pointers (the partition kernel) or
+ * views into shared memory (S + offset, the baseline's block merge).
+ */
+template <typename P>
+__device__ inline int ms_co_rank(P A, int n_a, P B, int n_b, int diag)
+{
+    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1);
+        if (kit_key(A, mid) <= kit_key(B, diag - 1 - mid)) /* the keys alone: see kit_key */
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/** The same search in the CF layout: A key x of the region at logical base + x, B key y at base + region - 1 - y, both through rho. */
 template <typename T, int E>
 __device__ inline int ms_co_rank_cf(kit_shared<T> S, int base, int region, int n_a, int n_b, int diag)
 {
     int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
     while (lo < hi) {
         int mid = lo + ((hi - lo) >> 1);
-        if (S[ms_slot<E>(base + mid)] <= S[ms_slot<E>(base + region - diag + mid)]) /* B key diag-1-mid */
+        if (kit_key(S, ms_slot<E>(base + mid)) <= kit_key(S, ms_slot<E>(base + region - diag + mid))) /* B key diag-1-mid */
             lo = mid + 1;
         else
             hi = mid;
@@ -367,7 +387,7 @@ __device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int r
     int total = n_a + n_b, d = diag < total ? diag : total;
     int count = FULL ? E : total - d < E ? total - d : E;
     if (V == MS_BASELINE) {
-        int a = co_rank(d, S + base, n_a, S + base + half, n_b);
+        int a = ms_co_rank(S + base, n_a, S + base + half, n_b, d);
         ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + d - a, base + half + n_b, count, key);
     } else {
         /* The thread's share ends where the next thread's begins: one search each, shared
@@ -526,7 +546,7 @@ __global__ void ms_partition_kernel(const T *keys, int n, int s, int tile, int t
     int n_a, n_b;
     ms_pair_of((long long)t * tile, n, s, &first, &n_a, &n_b);
     int diag = (int)((long long)t * tile - first);
-    part[t] = co_rank(diag, keys + first, n_a, keys + first + n_a, n_b);
+    part[t] = ms_co_rank(keys + first, n_a, keys + first + n_a, n_b, diag);
 }
 
 /**
@@ -599,19 +619,18 @@ void ms_sort(T *d_keys, T *d_tmp, int *d_part, int n, int u)
         return;
     int tile = u * E, tiles = ms_tiles(n, u, E);
     size_t bytes = (size_t)ms_shared_elems(tile) * sizeof(T);
-    void (*block_sort)(const T *, T *, int) = ms_block_sort_kernel<T, E, V>;
-    void (*merge)(const T *, T *, int, int, const int *) = ms_merge_kernel<T, E, V>;
-    KIT_ALLOW_SHARED(block_sort, bytes);
-    KIT_ALLOW_SHARED(merge, bytes);
+    KIT_ALLOW_SHARED((ms_block_sort_kernel<T, E, V>), bytes);
+    KIT_ALLOW_SHARED((ms_merge_kernel<T, E, V>), bytes);
     /* Each global round swaps the buffers: the block sort writes where the last round must read. */
     int rounds = 0;
     for (long long s = tile; s < n; s *= 2)
         rounds++;
     T *src = rounds % 2 == 0 ? d_keys : d_tmp, *dst = rounds % 2 == 0 ? d_tmp : d_keys;
-    KIT_LAUNCH(block_sort, tiles, u, bytes, d_keys, src, n); /* in place when src is d_keys: a block reads its tile before it writes */
+    /* in place when src is d_keys: a block reads its tile before it writes */
+    KIT_LAUNCH((ms_block_sort_kernel<T, E, V>), tiles, u, bytes, d_keys, src, n);
     for (long long s = tile; s < n; s *= 2) {
         KIT_LAUNCH(ms_partition_kernel<T>, (tiles + 255) / 256, 256, 0, src, n, (int)s, tile, tiles, d_part);
-        KIT_LAUNCH(merge, tiles, u, bytes, src, dst, n, (int)s, d_part);
+        KIT_LAUNCH((ms_merge_kernel<T, E, V>), tiles, u, bytes, src, dst, n, (int)s, d_part);
         T *swap = src;
         src = dst;
         dst = swap;

@@ -45,9 +45,12 @@ KIT_HD void merge_sequential(InA A, int m, InB B, int n, Out C)
             j++;
         }
     }
-    /* At most one of these loops runs: it copies what is left of the longer list. */
+    /* At most one of these loops runs: it copies what is left of the longer list. Not unrolled, so
+       that on a GPU each pass is one read for the whole warp, as the simulator counts it. */
+    KIT_NO_UNROLL
     while (i < m)
         C[k++] = A[i++];
+    KIT_NO_UNROLL
     while (j < n)
         C[k++] = B[j++];
     //@skeleton

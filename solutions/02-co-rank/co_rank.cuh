@@ -37,24 +37,29 @@ KIT_HD int co_rank(int k, InA A, int m, InB B, int n, int *iterations = nullptr)
     int j = k - i;
     int i_low = k - n > 0 ? k - n : 0; /* B can supply at most n of the k */
     int j_low = k - m > 0 ? k - m : 0; /* A can supply at most m of the k */
-    int passes = 0;
-    for (;;) {
+    int passes = 1; /* the last pass, the one that finds both conditions true, counts too */
+    /* With an empty list both conditions hold at once: the start is the co-rank, and no key is read. */
+    while (m > 0 && n > 0) {
+        /* Both tests, on the four keys read at the top of every pass at indices clamped into the
+           lists; a test whose index is out of range does not hold, whatever its clamped keys say.
+           The pass is written without branches, both tests feeding the moves, so that every
+           thread of a warp reads the same four places at every pass: on a GPU each read is then
+           one instruction a pass for the whole warp, as the simulator counts it (handout 00).
+           With an if/else, nvcc moves the reads of test (2) into its branch and the warp splits.
+           Still at most two key comparisons a pass; kit_key reads only what is compared. */
+        kit_key_t<InA> a_prev = kit_key(A, i > 0 ? i - 1 : 0), a_here = kit_key(A, i < m ? i : m - 1);
+        kit_key_t<InB> b_prev = kit_key(B, j > 0 ? j - 1 : 0), b_here = kit_key(B, j < n ? j : n - 1);
+        int i_high = (a_prev > b_here) & (i > 0) & (j < n);  /* (1) fails: A[i-1] belongs after B[j] */
+        int j_high = (b_prev >= a_here) & (j > 0) & (i < m); /* (2) fails: B[j-1] belongs after A[i] (A wins ties) */
+        if (!i_high && !j_high)
+            break; /* both conditions hold: (i, j) is the co-rank (at most one can fail) */
+        /* i too high: move i down by half of [i_low, i]; j too high: move it up by half of [j_low, j]. */
+        int down = i_high * ((i - i_low + 1) / 2), up = j_high * ((j - j_low + 1) / 2);
+        j_low = i_high ? j : j_low;
+        i_low = j_high ? i : i_low;
+        i += up - down;
+        j += down - up;
         passes++;
-        if (i > 0 && j < n && A[i - 1] > B[j]) {
-            /* i too high: A[i-1] belongs after B[j]. Move half the remaining range down. */
-            int delta = (i - i_low + 1) / 2;
-            j_low = j;
-            i -= delta;
-            j += delta;
-        } else if (j > 0 && i < m && B[j - 1] >= A[i]) {
-            /* j too high: B[j-1] belongs after A[i], since A wins ties. */
-            int delta = (j - j_low + 1) / 2;
-            i_low = i;
-            i += delta;
-            j -= delta;
-        } else {
-            break; /* both conditions hold: (i, j) is the co-rank */
-        }
     }
     if (iterations)
         *iterations = passes;

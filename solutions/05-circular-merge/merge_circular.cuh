@@ -57,8 +57,8 @@ KIT_HD int co_rank_circular(int k, InA A, int m, InB B, int n, int A_start, int 
     int lo = k > n ? k - n : 0, hi = k < m ? k : m;
     while (lo < hi) {
         int mid = lo + ((hi - lo) >> 1); /* (hi - lo) / 2, as a shift: hi - lo > 0 */
-        kit_value_t<InA> a = A[merge_circular_wrap(A_start + mid, tile)];
-        kit_value_t<InB> b = B[merge_circular_wrap(B_start + k - 1 - mid, tile)];
+        kit_key_t<InA> a = kit_key(A, merge_circular_wrap(A_start + mid, tile)); /* the keys alone: see kit_key */
+        kit_key_t<InB> b = kit_key(B, merge_circular_wrap(B_start + k - 1 - mid, tile));
         if (a <= b)
             lo = mid + 1;
         else
@@ -77,7 +77,7 @@ KIT_HD int co_rank_circular(int k, InA A, int m, InB B, int n, int A_start, int 
  * merge_sequential on circular buffers: merges m keys of A from A_start and n
  * keys of B from B_start (both wrapping at `tile`) into C[0] to C[m+n-1].
  * @pre 0 <= A_start, B_start < tile; m, n <= tile; both buffers have `tile`
- *      slots (the reference reads A[A_start] and B[B_start] even when m or n is 0)
+ *      slots (when m + n > 0 the reference reads A[A_start] and B[B_start], even when m or n is 0)
  */
 template <typename InA, typename InB, typename Out>
 KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_start, int B_start, int tile)
@@ -85,11 +85,17 @@ KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_s
     //@answer
     /* Lab 1's merge with the front key of each list kept in a local: each key is read once, and
        after an output only the list it came from is read again. */
+    if (m + n == 0)
+        return; /* nothing to merge, and nothing to read: the GPU would skip the reads below too */
     int i = A_start, j = B_start; /* buffer slots of the two front keys */
     kit_value_t<InA> a = A[i];    /* read even when m or n is 0: the slot exists, and the key is never used */
     kit_value_t<InB> b = B[j];
     /* The steps are written as selects, not an if/else around the store, so that a warp's threads
-       need not take different branches: only the one load depends on which list gave the output. */
+       need not take different branches. The one load a step reads A or B at a selected address: one
+       instruction for the whole warp on a GPU, where an if/else would be two, each for the threads
+       that took its side (handout 00). The loop is not unrolled: the last threads of a round may
+       merge fewer keys than the others (see KIT_NO_UNROLL). */
+    KIT_NO_UNROLL
     for (int k = 0, total = m + n; k < total; k++) {
         bool take_a = n == 0 || (m > 0 && a <= b); /* "<=": ties go to A, so the merge is stable */
         C[k] = take_a ? a : b;
@@ -97,10 +103,9 @@ KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_s
         n -= !take_a;
         i = take_a ? merge_circular_wrap(i + 1, tile) : i;
         j = take_a ? j : merge_circular_wrap(j + 1, tile);
-        if (take_a)
-            a = A[i];
-        else
-            b = B[j];
+        kit_value_t<InA> next = take_a ? A[i] : B[j];
+        a = take_a ? next : a;
+        b = take_a ? b : next;
     }
     //@skeleton
     //@ /* Your code here: the sequential merge, reading A and B through indices taken modulo tile. */

@@ -120,8 +120,8 @@ __device__ int cf_tile_co_rank(kit_shared<T> S, int diag, int n_a, int n_b, int 
         int ax = mid < n_a ? mid : (n_a > 0 ? n_a - 1 : 0);
         int bb = diag - 1 - mid;
         int bx = tile - 1 - (bb < 0 ? 0 : bb >= n_b ? (n_b > 0 ? n_b - 1 : 0) : bb);
-        T a = S[cf_slot(ax, E)];
-        T b = S[cf_slot(bx, E)];
+        kit_key_t<kit_shared<T>> a = kit_key(S, cf_slot(ax, E)); /* the keys alone: see kit_key */
+        kit_key_t<kit_shared<T>> b = kit_key(S, cf_slot(bx, E));
         if (lo < hi) {
             if (a <= b)
                 lo = mid + 1;

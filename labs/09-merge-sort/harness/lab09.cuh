@@ -209,7 +209,7 @@ __global__ void ms_gather_probe(const T *runs, int len, T *out, int r)
  * The baseline's counterpart of ms_gather_probe, for the driver's --trace: block r plays
  * block-sort round r as ms_merge_share does for MS_BASELINE, the tile stored blocked (A then B in
  * each region) and each thread's serial merge (ms_serial_merge, the student's) reading shared
- * memory; the splits come from searches in global memory, so the serial merges' E + 2 reads per
+ * memory; the splits come from searches in global memory, so the serial merges' E + 1 reads per
  * thread are the only shared-memory loads. Thread i writes its count outputs to
  * out[r*u*E + i*E ...]. Launch as ms_gather_probe.
  */
