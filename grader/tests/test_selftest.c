@@ -618,7 +618,12 @@ static void test_batch_resume(void)
     KIT_ASSERT_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT, "the interrupted grader ended with status %#x",
                    status);
     KIT_ASSERT_MSG(file_lines(gb) == 3, "after the interrupt the gradebook has %d lines, expected 3", file_lines(gb));
-    KIT_ASSERT_MSG(!process_running(runners), "a runner under %s outlived the interrupted grader", runners);
+    /* the grader killed its runners before it died; on a loaded machine their exit may take a moment */
+    for (int i = 0; i < 50 && process_running(runners); i++) {
+        struct timespec nap = {0, 100 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    KIT_ASSERT_MSG(!process_running(runners), "a runner under %s outlived the interrupted grader by 5 s", runners);
     char *text = slurp(gb);
     KIT_ASSERT_MSG(text && strstr(text, "\"'=c\",10,10,100.0,,6,4\n") &&
                        strstr(text, "a-unstable,6,10,60.0,01-sequential-merge/stable:wrong,6,0\n"),
