@@ -1,35 +1,99 @@
 #!/usr/bin/env bash
-# Runs each test program given (a path, or a quoted command), keeps its log,
-# and ends with one line that adds up their "NAME: P passed, F failed, S skipped"
-# lines. Exits 1 if any program failed, crashed or printed no such line.
+# Runs the test programs given (each a path, or a quoted command), JOBS at a time (default 1),
+# keeps each one's output as LOGS/NAME.log under a name of its own, and says one line per program
+# as it ends: its seconds and its "NAME: P passed, F failed, S skipped" line. A program that failed
+# also shows its failure lines, its log and the command that reruns it. Ends with one line that
+# adds up the summary lines; exits 1 if any program failed, crashed or printed no summary line.
+# LOGS/times.tsv gets "NAME<TAB>SECONDS<TAB>EXIT" per program (bench/make-test-time.sh reads it).
+# Usage: JOBS=N run-tests.sh LOGS PROGRAM...
 set -u
 logs=$1
 shift
+jobs=${JOBS:-1}
 mkdir -p "$logs"
-passed=0 failed=0 skipped=0 broken=()
-for prog in "$@"; do
-    name=$(basename "${prog%% *}")
-    [ "$name" = bash ] && name=$(basename "$(echo "$prog" | awk '{print $2}')" .sh)
-    log="$logs/$name.log"
-    echo "=== $prog"
-    set -o pipefail
-    bash -c "$prog" 2>&1 | tee "$log"
+rm -f "$logs"/*.log "$logs"/*.done "$logs/times.tsv"
+summary_re='^[^:]+: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$'
+
+# A log's name: a script's name (bash mk/check-dist.sh ... -> check-dist), or the program's path
+# below the build folder with / as - (build/labs/sol-cpu/01-x/test -> labs-sol-cpu-01-x-test).
+name_of() {
+    local first=${1%% *} rest
+    if [ "$first" = bash ]; then
+        rest=${1#bash }
+        basename "${rest%% *}" .sh
+    else
+        first=${first#"${KIT_BUILD:-build}"/}
+        echo "${first//\//-}"
+    fi
+}
+
+# Runs one program into its log, then leaves NAME.done with "SECONDS EXIT".
+run_one() {
+    local start status
+    start=$(date +%s%N)
+    bash -c "$2" >"$logs/$1.log" 2>&1 </dev/null
     status=$?
-    set +o pipefail
-    line=$(grep -E '^[^:]+: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1)
+    echo "$((($(date +%s%N) - start) / 100000000)) $status" >"$logs/$1.done"
+}
+
+passed=0 failed=0 skipped=0 broken=()
+# Says how a finished program did and adds its counts in.
+report() {
+    local name=$1 prog=$2 tenths status line p f s secs
+    read -r tenths status <"$logs/$name.done"
+    secs="$((tenths / 10)).$((tenths % 10))"
+    printf '%s\t%s\t%s\n' "$name" "$secs" "$status" >>"$logs/times.tsv"
+    line=$(grep -E "$summary_re" "$logs/$name.log" | tail -n 1)
     if [ -z "$line" ]; then
         broken+=("$name (exit $status, no summary line)")
         failed=$((failed + 1))
-        continue
+    else
+        read -r p f s <<<"$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped/\1 \2 \3/' <<<"$line")"
+        passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+        [ "$status" != 0 ] && [ "$f" = 0 ] && { broken+=("$name (exit $status)"); failed=$((failed + 1)); }
     fi
-    read -r p f s <<<"$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped/\1 \2 \3/')"
-    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-    if [ "$status" != 0 ] && [ "$f" = 0 ]; then
-        broken+=("$name (exit $status)")
-        failed=$((failed + 1))
+    if [ "$status" = 0 ] && [ -n "$line" ]; then
+        printf '  ok   %6s s  %s\n' "$secs" "$line"
+        return
     fi
+    printf '  FAIL %6s s  %s\n' "$secs" "${line:-$name: exit $status, no summary line}"
+    # CUnit's numbered failures, the scripts' FAIL lines, or else the log's end.
+    { grep -E '^ +[0-9]+\. |FAIL|[Ee]rror' "$logs/$name.log" || tail -n 15 "$logs/$name.log"; } | head -n 20 | sed 's/^/         /'
+    echo "         log: $logs/$name.log; rerun: $prog"
+}
+
+names=() progs=() reported=()
+for prog in "$@"; do
+    name=$(name_of "$prog")
+    case " ${names[*]+${names[*]}} " in *" $name "*) name=$name-$((${#names[@]} + 1)) ;; esac
+    names+=("$name")
+    progs+=("$prog")
 done
-echo
+# Start each program when a slot is free; report the finished ones in the meantime.
+report_finished() {
+    local i
+    for i in "${!names[@]}"; do
+        if [ -z "${reported[$i]:-}" ] && [ -f "$logs/${names[$i]}.done" ]; then
+            report "${names[$i]}" "${progs[$i]}"
+            reported[$i]=1
+        fi
+    done
+}
+for i in "${!names[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+        wait -n
+        report_finished
+    done
+    run_one "${names[$i]}" "${progs[$i]}" &
+done
+while [ -n "$(jobs -rp)" ]; do
+    wait -n
+    report_finished
+done
+wait
+report_finished
+rm -f "$logs"/*.done
+
 for b in "${broken[@]+"${broken[@]}"}"; do echo "FAILED: $b"; done
 echo "make test: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# How long `make test` takes from a fresh clone, and where the time goes. A benchmark, not a
+# test: it clones this checkout's commit REV (default HEAD) into a temporary folder, runs
+# `make test` there with make's SHELL wrapped so that every recipe line is timed, and prints
+# the total, the build's seconds by kind of step (nvcc, the CPU build through g++, gcc, links),
+# and each test program's seconds (from mk/run-tests.sh's times.tsv).
+# Usage: bench/make-test-time.sh [REV] [MAKE ARGS...]   e.g. bench/make-test-time.sh HEAD GPU=1
+# KEEP=1 keeps the clone (its path is printed).
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+rev=$(git -C "$src" rev-parse "${1:-HEAD}")
+shift $(($# > 0 ? 1 : 0))
+tmp=$(mktemp -d /tmp/kit-make-test-XXXXXX)
+[ "${KEEP:-0}" = 1 ] && echo "clone kept in $tmp/kit" || trap 'rm -rf "$tmp"' EXIT
+git clone -q --no-checkout "$src" "$tmp/kit"
+git -C "$tmp/kit" checkout -q "$rev"
+
+# make runs every recipe line as `SHELL -c LINE`: this one runs it with bash and logs its seconds.
+cat >"$tmp/timed-shell" <<'EOF'
+#!/bin/bash
+start=$(date +%s%N)
+/bin/bash "$@"
+rc=$?
+line=${*: -1}
+case $line in
+*run-tests.sh*) kind="run the tests (wall)" ;;
+*mk/deps.sh*) kind="dependency check" ;;
+*make*--no-print-directory*) kind="build (wall)" ;;
+*nvcc*" -c "*) kind="nvcc compile" ;;
+*nvcc*) kind="nvcc link" ;;
+*-DKIT_CPU*" -c "*) kind="g++ compile (CPU build)" ;;
+*" -c "*) kind="gcc compile" ;;
+*"ar rcs"*) kind="ar" ;;
+*" -o "*) kind="gcc/g++ link" ;;
+*) kind="other" ;;
+esac
+printf '%s\t%s\n' "$kind" "$((($(date +%s%N) - start) / 1000000))" >>"$KIT_BENCH_TIMES"
+exit $rc
+EOF
+chmod +x "$tmp/timed-shell"
+
+export KIT_BENCH_TIMES="$tmp/recipes.tsv"
+cd "$tmp/kit"
+echo "make test in a fresh clone of $(git log -1 --format='%h %s' | cut -c1-70), on $(nproc) cores"
+start=$(date +%s)
+status=0
+make test SHELL="$tmp/timed-shell" "$@" >"$tmp/make-test.log" 2>&1 || status=$?
+total=$(($(date +%s) - start))
+
+echo "build steps (seconds of each kind, summed over parallel jobs):"
+awk -F'\t' '{ s[$1] += $2; n[$1]++ } END { for (k in s) printf "  %8.1f s  %4d x  %s\n", s[k] / 1000, n[k], k }' \
+    "$tmp/recipes.tsv" | sort -rn
+echo "test programs (seconds each):"
+sort -t$'\t' -k2 -rn "$tmp/kit/build/test-logs/times.tsv" 2>/dev/null | awk -F'\t' '{ printf "  %8.1f s  %s\n", $2, $1 }'
+tail -n 1 "$tmp/make-test.log" | sed 's/^/summary: /'
+echo "make test: $total s in all (exit $status)"
+[ $status = 0 ] || { echo "its output ends:"; tail -n 20 "$tmp/make-test.log"; }
+exit $status
