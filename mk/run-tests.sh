@@ -2,7 +2,8 @@
 # Runs the test programs given (each a path, or a quoted command), JOBS at a time (default 1),
 # keeps each one's output as LOGS/NAME.log under a name of its own, and says one line per program
 # as it ends: its seconds and its "NAME: P passed, F failed, S skipped" line. A program that failed
-# also shows its failure lines, its log and the command that reruns it. Ends with one line that
+# also shows its failure lines, its log and the command that reruns it; so does one that passed
+# but printed lines that look like errors (see noise below). Ends with one line that
 # adds up the summary lines; exits 1 if any program failed, crashed or printed no summary line.
 # LOGS/times.tsv gets "NAME<TAB>SECONDS<TAB>EXIT" per program (bench/make-test-time.sh reads it).
 # Usage: JOBS=N run-tests.sh LOGS PROGRAM...
@@ -27,6 +28,15 @@ name_of() {
     fi
 }
 
+# A passing program's lines that look like errors: a test that provokes a failure on purpose
+# checks the message instead of printing it. CUnit's "  Test: NAME ..." and the scripts' "ok"
+# and "PASS" lines name what was tested, so only what follows a test's name counts.
+noise() {
+    sed -E -e 's/^  Test: .* \.\.\.//' -e '/^ *(ok|PASS) /d' "$1" |
+        grep -i -E "(^|[^[:alnum:]_])(error|cannot|can't|deadlock|fatal|warning|aborted|segmentation)([^[:alnum:]_]|$)" |
+        head -n 3
+}
+
 # Runs one program into its log, then leaves NAME.done with "SECONDS EXIT".
 run_one() {
     local start status
@@ -39,7 +49,7 @@ run_one() {
 passed=0 failed=0 skipped=0 broken=()
 # Says how a finished program did and adds its counts in.
 report() {
-    local name=$1 prog=$2 tenths status line p f s secs
+    local name=$1 prog=$2 tenths status line p f=0 s secs noisy
     read -r tenths status <"$logs/$name.done"
     secs="$((tenths / 10)).$((tenths % 10))"
     printf '%s\t%s\t%s\n' "$name" "$secs" "$status" >>"$logs/times.tsv"
@@ -51,6 +61,14 @@ report() {
         read -r p f s <<<"$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped/\1 \2 \3/' <<<"$line")"
         passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
         [ "$status" != 0 ] && [ "$f" = 0 ] && { broken+=("$name (exit $status)"); failed=$((failed + 1)); }
+    fi
+    if [ "$status" = 0 ] && [ -n "$line" ] && [ "$f" = 0 ] && noisy=$(noise "$logs/$name.log") && [ -n "$noisy" ]; then
+        broken+=("$name (passed, but printed lines that look like errors)")
+        failed=$((failed + 1))
+        printf '  FAIL %6s s  %s, but it printed:\n' "$secs" "$line"
+        sed 's/^/         /' <<<"$noisy"
+        echo "         log: $logs/$name.log; rerun: $prog"
+        return
     fi
     if [ "$status" = 0 ] && [ -n "$line" ]; then
         printf '  ok   %6s s  %s\n' "$secs" "$line"

@@ -1,6 +1,7 @@
 /* Unit tests of the kit's host library (the C files in common/): every public function against hand-computed values. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -2109,6 +2110,26 @@ static void test_kit_test_announce(void)
     free(output);
 }
 
+/* kit_test_stderr_begin/end: stderr is caught whole, then goes back to where it was. */
+static void test_kit_test_stderr(void)
+{
+    char buf[64], small[8];
+    KIT_ASSERT_MSG(kit_test_stderr_begin() == 0, "kit_test_stderr_begin: expected 0, got -1");
+    fprintf(stderr, "cannot write %s\n", "x.trace");
+    ssize_t wrote = write(STDERR_FILENO, "raw\n", 4); /* below stdio too */
+    kit_test_stderr_end(buf, sizeof buf);
+    KIT_ASSERT_MSG(wrote == 4, "write to the caught stderr: expected 4, got %zd", wrote);
+    KIT_ASSERT_MSG(strcmp(buf, "cannot write x.trace\nraw\n") == 0,
+                   "caught stderr: expected \"cannot write x.trace\\nraw\\n\", got \"%s\"", buf);
+    KIT_ASSERT_MSG(kit_test_stderr_begin() == 0, "a second kit_test_stderr_begin: expected 0, got -1");
+    fputs("0123456789", stderr);
+    kit_test_stderr_end(small, sizeof small);
+    KIT_ASSERT_MSG(strcmp(small, "0123456") == 0, "a catch cut to 8 bytes: expected \"0123456\", got \"%s\"", small);
+    kit_test_stderr_end(buf, sizeof buf); /* no catch under way: nothing, and stderr stays */
+    KIT_ASSERT_MSG(buf[0] == '\0', "an end without a begin: expected \"\", got \"%s\"", buf);
+    KIT_ASSERT_MSG(fcntl(STDERR_FILENO, F_GETFD) != -1, "stderr is closed after the catches");
+}
+
 /* ---- registration ---------------------------------------------------------------- */
 
 static void register_tests(void)
@@ -2195,6 +2216,7 @@ static void register_tests(void)
     kit_test_add(test, "failures are reported with their messages", test_kit_test_failures);
     kit_test_add(test, "a skipped suite counts as skipped and passes", test_kit_test_skip);
     kit_test_add(test, "kit_not_implemented announces once per process", test_kit_test_announce);
+    kit_test_add(test, "kit_test_stderr_begin/end catch stderr", test_kit_test_stderr);
 }
 
 int main(void)

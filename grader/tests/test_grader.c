@@ -850,8 +850,13 @@ static void test_report_write_file(void)
     KIT_ASSERT_MSG(got > 0 && json_valid(text), "the file holds no valid JSON (%zu bytes)", got);
     remove(path);
     KIT_ASSERT_MSG(rmdir(dir) == 0, "a temporary file was left in %s", dir);
-    KIT_ASSERT_MSG(report_write_file("/no/such/dir/out.json", report_json, &rep) == -1,
-                   "writing into a missing folder did not fail");
+    char said[256];
+    kit_test_stderr_begin();
+    int rc = report_write_file("/no/such/dir/out.json", report_json, &rep);
+    kit_test_stderr_end(said, sizeof said);
+    KIT_ASSERT_MSG(rc == -1, "writing into a missing folder did not fail");
+    KIT_ASSERT_MSG(strstr(said, "grader: cannot write /no/such/dir/out.json: No such file or directory"),
+                   "writing into a missing folder: expected \"grader: cannot write ...\" on stderr, got \"%s\"", said);
 }
 
 /* The kit's own specs: every test of grader/hidden/NN.spec is hidden, every test of the lab's spec public. */
