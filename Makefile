@@ -16,16 +16,42 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 
+comma := ,
 # Machine code for each SM in SMS, plus PTX of the newest so later GPUs can JIT it.
 GENCODE := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm)) \
            -gencode arch=compute_$(lastword $(SMS)),code=compute_$(lastword $(SMS))
 CFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O2 -g
-KIT_CFLAGS := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration -Icommon -Igrader -MMD -MP
-KIT_NVFLAGS := -std=c++17 $(GENCODE) -Icommon -Xcompiler -Wall,-Wextra -MMD -MP
+KIT_CFLAGS := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration $(WERROR) -Icommon -Igrader -MMD -MP
+KIT_NVFLAGS := -std=c++17 $(GENCODE) -Icommon -Xcompiler -Wall,-Wextra$(if $(WERROR),$(comma)$(WERROR)) -MMD -MP
 # The CPU build: the same .cu files through g++, kernels run by common/kit_cpu.cc.
 CXXFLAGS ?= -O2 -g
-KIT_CPUFLAGS := -x c++ -std=c++17 -DKIT_CPU -Wall -Wextra -Icommon -MMD -MP
+KIT_CPUFLAGS := -x c++ -std=c++17 -DKIT_CPU -Wall -Wextra $(WERROR) -Icommon -MMD -MP
+
+# GPU=1 builds the GPU binaries (everything nvcc makes). By default they are built only where a GPU
+# is (nvidia-smi -L works): elsewhere the CPU build, kernels on the emulation, stands in. GPU=0: never.
+ifeq ($(origin GPU),undefined)
+GPU := $(shell nvidia-smi -L >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+export GPU
+# $(call gpu,FILES): FILES where the GPU binaries are built, nothing elsewhere.
+gpu = $(if $(filter 1,$(GPU)),$(1))
+
+# The student's kit (make dist-student) has no solutions/: what is built against them is left out.
+SOLUTIONS := $(if $(wildcard solutions/*/*.cuh),1,0)
+# $(call sol,FILES): FILES where there are solutions, nothing in the student's kit.
+sol = $(if $(filter 1,$(SOLUTIONS)),$(1))
+
+# Builds run JOBS at once (default: one per core). The goals themselves run one after another, so
+# that `make clean all` works; each builds through a sub-make, which gets the parallel jobs.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+ifeq ($(MAKELEVEL),0)
+.NOTPARALLEL:
+MAKEFLAGS += -j$(JOBS)
+endif
+
+# make test builds with -Werror: the kit's own code compiles without a warning.
+WERROR ?=
 
 ifeq ($(V),1)
 Q :=
@@ -39,6 +65,8 @@ endif
 LABS := $(sort $(patsubst labs/%/grading.spec,%,$(wildcard labs/*/grading.spec)))
 SOLUTION_FILES := $(sort $(wildcard solutions/*/*.cuh))
 LIBKIT := $(BUILD)/libkit.a
+# The host objects alone: what the C programs (grader, tools, tests) link, so they need no nvcc.
+LIBKIT_HOST := $(BUILD)/libkithost.a
 LIBKIT_CPU := $(BUILD)/libkitcpu.a
 LIBKITTEST := $(BUILD)/libkittest.a
 GRADER := $(BUILD)/grader/grader
@@ -50,27 +78,36 @@ LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(w
 GRADER_LIB_OBJS := $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
                    $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o
 
-LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
-SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
-SOL_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol-cpu/$(l)/test)
-STUDENT_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test)
+# Each lab's driver and tests, built against the solutions (sol) and against your file (student),
+# by nvcc (GPU binaries: only where $(GPU) is 1) and through the CPU emulation (-cpu).
+VARIANTS := $(call sol,sol) student
+LAB_DRIVERS := $(call gpu,$(foreach v,$(VARIANTS),$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver)))
+CPU_DRIVERS := $(foreach v,$(VARIANTS),$(foreach l,$(LABS),$(BUILD)/labs/$(v)-cpu/$(l)/driver))
+SOL_TESTS := $(call sol,$(call gpu,$(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)))
+SOL_CPU_TESTS := $(call sol,$(foreach l,$(LABS),$(BUILD)/labs/sol-cpu/$(l)/test))
+STUDENT_TESTS := $(call gpu,$(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test))
 STUDENT_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student-cpu/$(l)/test)
-CPU_DRIVERS := $(foreach v,sol-cpu student-cpu,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 BANKVIZ := $(BUILD)/tools/bankviz
 WORST_CASE := $(BUILD)/tools/worst_case
-BANKCHECK := $(BUILD)/tools/bankcheck $(BUILD)/cpu/tools/bankcheck
-KIT_TESTS := $(BUILD)/tests/test_common $(BUILD)/tests/test_cuda $(BUILD)/tests/test_bank $(BUILD)/tests/test_viz \
-             $(BUILD)/tests/test_ncu $(BUILD)/tests/test_worst \
-             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox $(BUILD)/tests/test_selftest \
-             $(BUILD)/tests/test_shard
+BANKCHECK := $(call gpu,$(BUILD)/tools/bankcheck) $(BUILD)/cpu/tools/bankcheck
+# The kit's own tests. The self-test grades solutions/, so the student's kit has none.
+KIT_TESTS := $(BUILD)/tests/test_common $(call gpu,$(BUILD)/tests/test_cuda) $(BUILD)/tests/test_bank \
+             $(BUILD)/tests/test_viz $(BUILD)/tests/test_ncu $(BUILD)/tests/test_worst \
+             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox \
+             $(call sol,$(BUILD)/tests/test_selftest) $(BUILD)/tests/test_shard
 CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_TESTS)
 
-# LAB=01 or LAB=01-sequential-merge picks one lab folder.
-LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
+# LAB=1, LAB=01 or LAB=01-sequential-merge picks one lab folder, LABDIR. LAB_IDS writes each lab of
+# LAB the way the folders begin (1 -> 01).
+LAB_IDS = $(foreach l,$(LAB),$(if $(filter 1 2 3 4 5 6 7 8 9,$(l)),0)$(l))
+LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard $(foreach l,$(LAB_IDS),labs/$(l)*/grading.spec)))
 
 .PHONY: grade-course
-.PHONY: all help test grade check run skeletons figures docs docs-instructor bench deps clean dist-student dist-gradescope
-all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(WORST_CASE) $(BANKCHECK) $(LAB_DRIVERS)
+.PHONY: all help test grade check run skeletons figures docs handbook docs-instructor bench deps clean dist-student \
+        dist-gradescope
+all:
+	@$(MAKE) --no-print-directory $(call gpu,$(LIBKIT)) $(LIBKIT_CPU) $(GRADER) $(SKELGEN) $(BANKVIZ) $(WORST_CASE) \
+	  $(BANKCHECK) $(LAB_DRIVERS) $(CPU_DRIVERS)
 
 help:
 	@echo "Targets:"
@@ -151,13 +188,21 @@ $(BUILD)/labs/student-cpu/%/test_lab.o: labs/%/harness/test_lab.cu
 	$(call compile_lab_cpu,labs)
 
 # ---- linking -------------------------------------------------------------------
-define link_cpu
+# $(call link_with,LINKER,EXTRA): links the prerequisites into $@.
+define link_with
 $(say) LINK $@
 @mkdir -p $(@D)
-$(Q)$(CXX) $^ $(1) -o $@
+$(Q)$(1) $^ $(2) -o $@
 endef
+link_cpu = $(call link_with,$(CXX),$(1))
+link_c = $(call link_with,$(CC),$(1))
+link_gpu = $(call link_with,$(NVCC) $(GENCODE),$(1))
 
 $(LIBKIT): $(LIBKIT_OBJS)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBKIT_HOST): $(HOST_OBJS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -182,128 +227,83 @@ $(BUILD)/cpu/tests/%: $(BUILD)/cpu/obj/common/tests/%.o $(LIBKITTEST) $(LIBKIT_C
 	$(call link_cpu,-lcunit)
 $(BUILD)/cpu/tools/bankcheck: $(BUILD)/cpu/obj/common/tools/bankcheck.o $(LIBKIT_CPU)
 	$(call link_cpu)
+
+# GPU programs link with nvcc and the library with the .cu objects.
 $(BUILD)/tools/bankcheck: $(BUILD)/obj/common/tools/bankcheck.o $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@
-
+	$(call link_gpu)
 $(BUILD)/labs/%/driver: $(BUILD)/labs/%/driver.o $(LIBKIT)
-	$(say) LINK $@
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@
-
+	$(call link_gpu)
 $(BUILD)/labs/%/test: $(BUILD)/labs/%/test_lab.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	$(Q)$(NVCC) $(GENCODE) $^ -lcunit -o $@
-
-# The grader is plain C: it links the kit's host objects only, so it builds without nvcc (Gradescope).
-$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(HOST_OBJS)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@
-
-$(SKELGEN): $(BUILD)/obj/grader/skelgen.o $(BUILD)/obj/grader/skel.o
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@
-
-$(BUILD)/tests/test_common: $(BUILD)/obj/common/tests/test_common.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@
-
-# Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (common/kit_worst.h).
-$(WORST_CASE): $(BUILD)/obj/common/tools/worst_case.o $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@
-
-$(BUILD)/tests/test_worst: $(BUILD)/obj/common/tests/test_worst.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_bank: $(BUILD)/obj/common/tests/test_bank.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_ncu: $(BUILD)/obj/common/tests/test_ncu.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
+	$(call link_gpu,-lcunit)
 $(BUILD)/tests/test_cuda: $(BUILD)/obj/common/tests/test_cuda.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(GENCODE) $^ -lcunit -o $@
+	$(call link_gpu,-lcunit)
 
+# The C programs link the host library only, so they build without nvcc (the grader on Gradescope).
+$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKIT_HOST)
+	$(call link_c)
+$(SKELGEN): $(BUILD)/obj/grader/skelgen.o $(BUILD)/obj/grader/skel.o
+	$(call link_c)
+$(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(LIBKIT_HOST)
+	$(call link_c)
+# Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (common/kit_worst.h).
+$(WORST_CASE): $(BUILD)/obj/common/tools/worst_case.o $(LIBKIT_HOST)
+	$(call link_c)
+$(BUILD)/tests/test_common $(BUILD)/tests/test_worst $(BUILD)/tests/test_bank $(BUILD)/tests/test_ncu \
+$(BUILD)/tests/test_viz: $(BUILD)/tests/%: $(BUILD)/obj/common/tests/%.o $(LIBKITTEST) $(LIBKIT_HOST)
+	$(call link_c,-lcunit)
 $(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/grader/skel.o $(LIBKITTEST)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_grader: $(BUILD)/obj/grader/tests/test_grader.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
+	$(call link_c,-lcunit)
+$(BUILD)/tests/test_grader $(BUILD)/tests/test_shard: \
+$(BUILD)/tests/%: $(BUILD)/obj/grader/tests/%.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKIT_HOST)
+	$(call link_c,-lcunit)
 # The sandbox's containment: memory limit, a uid per grader, namespaces, seccomp (some suites need root).
-$(BUILD)/tests/test_sandbox: $(BUILD)/obj/grader/tests/test_sandbox.o $(BUILD)/obj/grader/sandbox.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_shard: $(BUILD)/obj/grader/tests/test_shard.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
+$(BUILD)/tests/test_sandbox: $(BUILD)/obj/grader/tests/test_sandbox.o $(BUILD)/obj/grader/sandbox.o $(LIBKITTEST) \
+                             $(LIBKIT_HOST)
+	$(call link_c,-lcunit)
+$(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKITTEST) $(LIBKIT_HOST)
+	$(call link_c,-lcunit)
 
 # ---- the jobs ------------------------------------------------------------------
+# What make test builds: the kit's tests and what its checks run. Against solutions/ (not in the
+# student's kit): the lab programs that check-skeletons and check-drivers run.
+TEST_BUILDS := $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) \
+               $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS))
+TEST_SCRIPTS := "bash mk/check-make.sh" "bash mk/check-docs.sh $(BUILD)" \
+                $(call sol,"bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
+                "bash mk/check-dist.sh $(BUILD) $(GRADER)" "bash mk/test-slurm.sh $(BUILD) $(GRADER)")
+# Test programs run TEST_JOBS at once.
+TEST_JOBS ?= $(JOBS)
+
 test:
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) $(LAB_DRIVERS) $(CPU_DRIVERS)
-	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) \
-	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) \
-	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
-	  "bash mk/check-docs.sh $(BUILD)" \
-	  "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
-	  "bash mk/test-slurm.sh $(BUILD) $(GRADER)"
+	@echo "== make test: building with -Werror, $(JOBS) jobs at once$(if $(call gpu,1),, (no GPU: the GPU binaries are left out; GPU=1 builds them))"
+	@$(MAKE) --no-print-directory WERROR=-Werror $(TEST_BUILDS)
+	@echo "== make test: running the tests, $(TEST_JOBS) at once (logs in $(BUILD)/test-logs)"
+	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) JOBS=$(TEST_JOBS) \
+	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(TEST_SCRIPTS)
 
+# make grade grades SUBMISSION; by default the solutions, which must score 100%, or in the
+# student's kit (no solutions/) the student's own labs/.
+GRADE_WHAT = $(if $(SUBMISSION),--submission "$(SUBMISSION)",$(if $(call sol,1),--expect 100,--submission labs))
 grade:
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT) $(LIBKIT_CPU)
-	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" \
-	  $(if $(SUBMISSION),--submission "$(SUBMISSION)",--expect 100) $(if $(LAB),--lab "$(LAB)")
+	@$(MAKE) --no-print-directory $(GRADER) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU)
+	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" $(GRADE_WHAT) $(foreach l,$(LAB_IDS),--lab "$(l)")
 
 # A course at once, in shards: local workers, or with SLURM=1 a Slurm job array and a gather job (mk/grade-course.sh).
 grade-course:
-	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT_CPU) $(if $(filter cpu,$(MODE)),,$(LIBKIT))
+	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT_CPU) $(if $(filter gpu,$(MODE)),$(LIBKIT),$(call gpu,$(LIBKIT)))
 	$(Q)bash mk/grade-course.sh --grader $(GRADER) $(if $(filter 1 yes,$(SLURM)),--slurm) $(if $(SHARDS),--shards $(SHARDS)) \
 	  $(if $(PARALLEL),--parallel $(PARALLEL)) $(if $(PARTITION),--partition "$(PARTITION)") \
 	  $(if $(ACCOUNT),--account "$(ACCOUNT)") $(if $(TIME),--time "$(TIME)") $(if $(MODE),--mode $(MODE)) \
-	  $(if $(OUT),--out "$(OUT)") $(if $(RERUN),--rerun $(RERUN)) $(foreach l,$(LAB),--lab $(l)) "$(SUBMISSIONS)"
+	  $(if $(OUT),--out "$(OUT)") $(if $(RERUN),--rerun $(RERUN)) $(foreach l,$(LAB_IDS),--lab $(l)) "$(SUBMISSIONS)"
 
 # The student's loop: your labs/NN-* file, that lab's public tests.
 check:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(BUILD)/labs/student-cpu/$(LABDIR)/test $(BUILD)/labs/student/$(LABDIR)/test
+	@$(MAKE) --no-print-directory $(BUILD)/labs/student-cpu/$(LABDIR)/test $(call gpu,$(BUILD)/labs/student/$(LABDIR)/test)
 	@echo "== lab $(LABDIR), CPU build: kernels run on the kit's CPU emulation"
 	$(Q)$(BUILD)/labs/student-cpu/$(LABDIR)/test
 	$(Q)if nvidia-smi -L >/dev/null 2>&1; then echo "== lab $(LABDIR), GPU build"; $(BUILD)/labs/student/$(LABDIR)/test; \
@@ -312,8 +312,8 @@ check:
 run:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make run: say which lab, e.g. make run LAB=01 ARGS=\"--print\" (labs: $(LABS))" >&2; exit 2; fi
-	@$(MAKE) --no-print-directory $(BUILD)/labs/student/$(LABDIR)/driver $(BUILD)/labs/student-cpu/$(LABDIR)/driver
-	$(Q)if nvidia-smi -L >/dev/null 2>&1; then $(BUILD)/labs/student/$(LABDIR)/driver $(ARGS); \
+	@$(MAKE) --no-print-directory $(call gpu,$(BUILD)/labs/student/$(LABDIR)/driver) $(BUILD)/labs/student-cpu/$(LABDIR)/driver
+	$(Q)if [ $(GPU) = 1 ] && nvidia-smi -L >/dev/null 2>&1; then $(BUILD)/labs/student/$(LABDIR)/driver $(ARGS); \
 	  else echo "(no GPU here: running the CPU build, kernels on the kit's CPU emulation)"; \
 	  $(BUILD)/labs/student-cpu/$(LABDIR)/driver $(ARGS); fi
 
@@ -322,10 +322,8 @@ skeletons: $(SKELGEN)
 	  out=labs/$${f#solutions/}; $(SKELGEN) $$f $$out && echo "  SKEL     $$out" || exit 1; done
 
 # Benchmarks check performance targets; they are not tests and never run in make test.
-$(BUILD)/bench/bank_sim: $(BUILD)/obj/bench/bank_sim.o $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@
+$(BUILD)/bench/bank_sim: $(BUILD)/obj/bench/bank_sim.o $(LIBKIT_HOST)
+	$(call link_c)
 SOL_INCLUDES := $(addprefix -Isolutions/,$(LABS)) $(patsubst %,-Ilabs/%/harness,$(LABS))
 # A benchmark bench/NAME.cu builds for the GPU as build/bench/NAME and for the CPU emulation as
 # build/cpu/bench/NAME, both with the reference solutions.
@@ -334,9 +332,7 @@ $(BUILD)/obj/bench/%.o: bench/%.cu
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) --extended-lambda $(SOL_INCLUDES) -MF $(@:.o=.d) -c $< -o $@
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@
+	$(call link_gpu)
 $(BUILD)/cpu/obj/bench/%.o: bench/%.cu
 	$(say) CXX "$< (CPU build, with the solutions)"
 	@mkdir -p $(@D)
@@ -344,15 +340,19 @@ $(BUILD)/cpu/obj/bench/%.o: bench/%.cu
 $(BUILD)/cpu/bench/%: $(BUILD)/cpu/obj/bench/%.o $(LIBKIT_CPU)
 	$(call link_cpu)
 
-bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(BUILD)/bench/merge_bench $(BUILD)/bench/pbs_bench \
-       $(BUILD)/bench/sort_bench $(GRADER) $(LIBKIT_CPU)
+GPU_BENCHES := $(BUILD)/bench/merge_bench $(BUILD)/bench/pbs_bench $(BUILD)/bench/sort_bench
+bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(call gpu,$(GPU_BENCHES)) $(GRADER) $(LIBKIT_CPU)
 	$(Q)$(BUILD)/bench/bank_sim
 	$(Q)$(BUILD)/cpu/bench/cpu_merge
 	$(Q)bash mk/bench-grader.sh $(GRADER)
+ifeq ($(GPU),1)
 	$(Q)$(BUILD)/bench/merge_bench
 	$(Q)$(BUILD)/bench/pbs_bench
 	$(Q)$(BUILD)/bench/sort_bench
 	$(Q)bash mk/sort-conflicts.sh $(BUILD)/bench/sort_bench 22 random worst
+else
+	@echo "bench: no GPU found, so the GPU benchmarks were not built (GPU=1 builds them)"
+endif
 
 # Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
 figures: $(BANKVIZ) $(WORST_CASE) $(BUILD)/labs/sol-cpu/06-predecessor-search/driver $(BUILD)/labs/sol-cpu/07-cf-gather/driver \
@@ -362,7 +362,7 @@ figures: $(BANKVIZ) $(WORST_CASE) $(BUILD)/labs/sol-cpu/06-predecessor-search/dr
 	  bash mk/figures.sh $(BANKVIZ) handouts/figures
 
 # The handbook. Both builds fail on any Doxygen warning; only the instructor's holds the model answers.
-docs:
+docs handbook:
 	$(Q)bash mk/docs.sh student $(BUILD)/docs
 
 docs-instructor:

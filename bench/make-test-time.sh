@@ -11,6 +11,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 rev=$(git -C "$src" rev-parse "${1:-HEAD}")
 shift $(($# > 0 ? 1 : 0))
 tmp=$(mktemp -d /tmp/kit-make-test-XXXXXX)
+chmod 755 "$tmp" # as root, the grader runs the runners as nobody, who must reach the kit
 [ "${KEEP:-0}" = 1 ] && echo "clone kept in $tmp/kit" || trap 'rm -rf "$tmp"' EXIT
 git clone -q --no-checkout "$src" "$tmp/kit"
 git -C "$tmp/kit" checkout -q "$rev"
