@@ -244,10 +244,14 @@ static int trusted_object(const build_env *b, const char *name, const char *src,
     return 0;
 }
 
-/* The lab's runner built from its committed skeleton and the reference copies of the labs it uses. */
+/*
+ * The lab's runner built from its committed skeleton and the reference copies of the labs it uses
+ * (in the student's kit, which has no solutions/, the copies in its labs/).
+ */
 static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, char *why, size_t len)
 {
     char names[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES)][4400], src[4300], common[4200], labdir[4200], harness[4300];
+    char used[4300];
     const char *files[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES) + 1];
     int n = 0;
     for (int f = 0; f < spec->nfiles; f++) {
@@ -255,8 +259,11 @@ static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, c
         files[n] = names[n], n++;
         files[n++] = spec->files[f];
     }
+    snprintf(used, sizeof used, "%s/solutions", b->kit);
+    if (access(used, R_OK) != 0)
+        snprintf(used, sizeof used, "%s/labs", b->kit);
     for (int u = 0; u < spec->nuses; u++) {
-        snprintf(names[n], sizeof names[n], "%s/solutions/%s", b->kit, spec->uses[u]);
+        snprintf(names[n], sizeof names[n], "%s/%s", used, spec->uses[u]);
         files[n] = names[n], n++;
         files[n++] = strchr(spec->uses[u], '/') + 1;
     }
@@ -265,7 +272,10 @@ static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, c
     snprintf(common, sizeof common, "%s/common", b->kit);
     snprintf(labdir, sizeof labdir, "%s/labs/%s", b->kit, spec->lab);
     snprintf(harness, sizeof harness, "%s/harness", labdir);
-    const char *const inputs[] = {common, labdir, harness, b->compiler, NULL};
+    /* The used labs' copies count too: in the student's kit they are the student's, and change. */
+    const char *inputs[4 + SPEC_MAX_FILES + 1] = {common, labdir, harness, b->compiler};
+    for (int u = 0, i = 4; u < spec->nuses && u < SPEC_MAX_FILES; u++)
+        inputs[i++] = files[2 * (spec->nfiles + u)];
     return trusted_object(b, spec->lab, src, files, inputs, out, why, len);
 }
 
