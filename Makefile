@@ -42,6 +42,14 @@ SOLUTIONS := $(if $(wildcard solutions/*/*.cuh),1,0)
 # $(call sol,FILES): FILES where there are solutions, nothing in the student's kit.
 sol = $(if $(filter 1,$(SOLUTIONS)),$(1))
 
+# The instructors' targets need solutions/: in the student's kit they stop at once, saying so.
+INSTRUCTOR_TARGETS := skeletons figures bench docs-instructor dist-student dist-gradescope
+ifeq ($(SOLUTIONS),0)
+ifneq ($(filter $(INSTRUCTOR_TARGETS),$(MAKECMDGOALS)),)
+$(error make $(filter $(INSTRUCTOR_TARGETS),$(MAKECMDGOALS)): an instructors' target, and this student kit has no solutions/)
+endif
+endif
+
 # Builds run JOBS at once (default: one per core). The goals themselves run one after another, so
 # that `make clean all` works; each builds through a sub-make, which gets the parallel jobs.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -90,9 +98,10 @@ STUDENT_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student-cpu/$(l)/test)
 BANKVIZ := $(BUILD)/tools/bankviz
 WORST_CASE := $(BUILD)/tools/worst_case
 BANKCHECK := $(call gpu,$(BUILD)/tools/bankcheck) $(BUILD)/cpu/tools/bankcheck
-# The kit's own tests. The self-test grades solutions/, so the student's kit has none.
+# The kit's own tests. The student's kit runs those that need no answer: the self-test grades
+# solutions/, and test_worst checks lab 8's reference construction, which that kit leaves out.
 KIT_TESTS := $(BUILD)/tests/test_common $(call gpu,$(BUILD)/tests/test_cuda) $(BUILD)/tests/test_bank \
-             $(BUILD)/tests/test_viz $(BUILD)/tests/test_ncu $(BUILD)/tests/test_worst \
+             $(BUILD)/tests/test_viz $(BUILD)/tests/test_ncu $(call sol,$(BUILD)/tests/test_worst) \
              $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox \
              $(call sol,$(BUILD)/tests/test_selftest) $(BUILD)/tests/test_shard
 CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_TESTS)
@@ -111,26 +120,35 @@ all:
 
 help:
 	@echo "Targets:"
-	@echo "  make                 build the library, the grader and every lab's driver"
-	@echo "  make test            the kit's own tests (CUnit), with a closing pass/fail line"
+	@echo "  make check LAB=NN    build your labs/NN-* file and run that lab's public tests"
+	@echo "                       (CPU build always, kernels on the CPU emulation; GPU build too where a GPU is)"
+	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
+ifeq ($(SOLUTIONS),1)
 	@echo "  make grade           grade solutions/ (must score 100%); SUBMISSION=dir grades a submission,"
 	@echo "                       LAB=NN restricts it to one lab"
 	@echo "  make grade-course SUBMISSIONS=dir [SLURM=1]   grade a course folder (one subfolder per student) in SHARDS"
 	@echo "                       shards: local workers, or a Slurm job array (PARTITION, ACCOUNT, TIME, PARALLEL, MODE,"
 	@echo "                       LAB=\"01 02\", OUT, RERUN=K for one shard again); see handouts/instructor-guide.md"
-	@echo "  make check LAB=NN    build your labs/NN-* file and run that lab's public tests"
-	@echo "                       (CPU build always, kernels on the CPU emulation; GPU build too where a GPU is)"
-	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
+else
+	@echo "  make grade           grade your labs/ with the course's grader (public tests); LAB=NN: one lab"
+endif
+	@echo "  make                 build the library, the grader and every lab's driver"
+	@echo "  make test            the kit's own tests (CUnit), with a closing pass/fail line"
+	@echo "  make docs            the handbook (Doxygen): handouts, study paths, API reference, in $(BUILD)/docs/html/"
+	@echo "                       (make handbook is the same)"
+ifeq ($(SOLUTIONS),1)
+	@echo "  make docs-instructor the same with the model answers, in $(BUILD)/docs-instructor/html/"
 	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
 	@echo "  make figures         redraw handouts/figures/ with bankviz"
-	@echo "  make docs            the handbook (Doxygen): handouts, study paths, API reference, in $(BUILD)/docs/html/"
-	@echo "  make docs-instructor the same with the model answers, in $(BUILD)/docs-instructor/html/"
 	@echo "  make bench           the benchmarks (simulator, CPU emulation and grader speed; GPU ones where a GPU is)"
 	@echo "  make dist-student    build/dist/gpu-merge-kit-student.tar.gz: the kit without solutions/ and hidden tests"
 	@echo "  make dist-gradescope build/dist/gpu-merge-kit-gradescope.zip: a Gradescope autograder (setup.sh, run_autograder)"
+endif
 	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
 	@echo "  make clean           remove $(BUILD)/"
-	@echo "Variables: SMS=\"$(SMS)\" (GPU architectures), NVCC=$(NVCC), BUILD=$(BUILD), V=1 (show commands)"
+	@echo "Variables: GPU=$(GPU) (1: build the GPU binaries; default 1 only where nvidia-smi finds a GPU),"
+	@echo "  JOBS=$(JOBS) (parallel build jobs), SMS=\"$(SMS)\" (GPU architectures), NVCC=$(NVCC), BUILD=$(BUILD),"
+	@echo "  V=1 (show commands)"
 
 deps:
 	@bash mk/deps.sh
