@@ -35,7 +35,10 @@ case $line in
 *" -o "*) kind="gcc/g++ link" ;;
 *) kind="other" ;;
 esac
-printf '%s\t%s\n' "$kind" "$((($(date +%s%N) - start) / 1000000))" >>"$KIT_BENCH_TIMES"
+times >"$KIT_BENCH_TIMES.$$"
+cpu=$(awk 'END { split($1 " " $2, t, /[ms ]+/); printf "%d", (t[1] * 60 + t[2] + t[3] * 60 + t[4]) * 1000 }' "$KIT_BENCH_TIMES.$$")
+rm -f "$KIT_BENCH_TIMES.$$"
+printf '%s\t%s\t%s\n' "$kind" "$((($(date +%s%N) - start) / 1000000))" "$cpu" >>"$KIT_BENCH_TIMES"
 exit $rc
 EOF
 chmod +x "$tmp/timed-shell"
@@ -48,12 +51,14 @@ status=0
 make test SHELL="$tmp/timed-shell" "$@" >"$tmp/make-test.log" 2>&1 || status=$?
 total=$(($(date +%s) - start))
 
-echo "build steps (seconds of each kind, summed over parallel jobs):"
-awk -F'\t' '{ s[$1] += $2; n[$1]++ } END { for (k in s) printf "  %8.1f s  %4d x  %s\n", s[k] / 1000, n[k], k }' \
+echo "build steps by kind: seconds summed over the parallel jobs, and their CPU seconds:"
+awk -F'\t' '{ s[$1] += $2; c[$1] += $3; n[$1]++ }
+    END { for (k in s) printf "  %8.1f s  %8.1f cpu s  %4d x  %s\n", s[k] / 1000, c[k] / 1000, n[k], k }' \
     "$tmp/recipes.tsv" | sort -rn
-echo "test programs (seconds each):"
-sort -t$'\t' -k2 -rn "$tmp/kit/build/test-logs/times.tsv" 2>/dev/null | awk -F'\t' '{ printf "  %8.1f s  %s\n", $2, $1 }'
-tail -n 1 "$tmp/make-test.log" | sed 's/^/summary: /'
-echo "make test: $total s in all (exit $status)"
+echo "test programs: seconds each, and their CPU seconds:"
+sort -t$'\t' -k2 -rn "$tmp/kit/build/test-logs/times.tsv" 2>/dev/null |
+    awk -F'\t' '{ printf "  %8.1f s  %8.1f cpu s  %s\n", $2, $4, $1 }'
+grep -E '^make test: [0-9]+ passed' "$tmp/make-test.log" | tail -n 1 | sed 's/^/summary: /'
+echo "make test: $total s in all (exit $status); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ $status = 0 ] || { echo "its output ends:"; tail -n 20 "$tmp/make-test.log"; }
 exit $status

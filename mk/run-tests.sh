@@ -5,14 +5,15 @@
 # also shows its failure lines, its log and the command that reruns it; so does one that passed
 # but printed lines that look like errors (see noise below). Ends with one line that
 # adds up the summary lines; exits 1 if any program failed, crashed or printed no summary line.
-# LOGS/times.tsv gets "NAME<TAB>SECONDS<TAB>EXIT" per program (bench/make-test-time.sh reads it).
+# LOGS/times.tsv gets "NAME<TAB>SECONDS<TAB>EXIT<TAB>CPU SECONDS" per program (bench/make-test-time.sh
+# reads it; the CPU seconds tell a slow program from a busy machine).
 # Usage: JOBS=N run-tests.sh LOGS PROGRAM...
 set -u
 logs=$1
 shift
 jobs=${JOBS:-1}
 mkdir -p "$logs"
-rm -f "$logs"/*.log "$logs"/*.done "$logs/times.tsv"
+rm -f "$logs"/*.log "$logs"/*.done "$logs"/*.cpu "$logs/times.tsv"
 summary_re='^[^:]+: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$'
 
 # A log's name: a script's name (bash mk/check-dist.sh ... -> check-dist), or the program's path
@@ -37,22 +38,31 @@ noise() {
         head -n 3
 }
 
-# Runs one program into its log, then leaves NAME.done with "SECONDS EXIT".
+# The CPU seconds (user + system) of this shell's finished children, from bash's `times` (which
+# must run in this shell, not in a pipe's subshell: hence the file).
+cpu_seconds() {
+    times >"$1"
+    awk 'END { split($1 " " $2, t, /[ms ]+/); printf "%.1f", t[1] * 60 + t[2] + t[3] * 60 + t[4] }' "$1"
+    rm -f "$1"
+}
+
+# Runs one program into its log, then leaves NAME.done with "TENTHS_OF_SECONDS EXIT CPU_SECONDS".
 run_one() {
     local start status
     start=$(date +%s%N)
     bash -c "$2" >"$logs/$1.log" 2>&1 </dev/null
     status=$?
-    echo "$((($(date +%s%N) - start) / 100000000)) $status" >"$logs/$1.done"
+    cpu_seconds "$logs/$1.times" >"$logs/$1.cpu"
+    echo "$((($(date +%s%N) - start) / 100000000)) $status $(cat "$logs/$1.cpu")" >"$logs/$1.done"
 }
 
 passed=0 failed=0 skipped=0 broken=()
 # Says how a finished program did and adds its counts in.
 report() {
-    local name=$1 prog=$2 tenths status line p f=0 s secs noisy
-    read -r tenths status <"$logs/$name.done"
+    local name=$1 prog=$2 tenths status cpu line p f=0 s secs noisy
+    read -r tenths status cpu <"$logs/$name.done"
     secs="$((tenths / 10)).$((tenths % 10))"
-    printf '%s\t%s\t%s\n' "$name" "$secs" "$status" >>"$logs/times.tsv"
+    printf '%s\t%s\t%s\t%s\n' "$name" "$secs" "$status" "$cpu" >>"$logs/times.tsv"
     line=$(grep -E "$summary_re" "$logs/$name.log" | tail -n 1)
     if [ -z "$line" ]; then
         broken+=("$name (exit $status, no summary line)")
@@ -110,7 +120,7 @@ while [ -n "$(jobs -rp)" ]; do
 done
 wait
 report_finished
-rm -f "$logs"/*.done
+rm -f "$logs"/*.done "$logs"/*.cpu
 
 for b in "${broken[@]+"${broken[@]}"}"; do echo "FAILED: $b"; done
 echo "make test: $passed passed, $failed failed, $skipped skipped"
