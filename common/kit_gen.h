@@ -72,7 +72,8 @@ int kit_gen_array(kit_type t, void *out, size_t n, kit_gen g, uint64_t seed);
 int kit_gen_merge_input(kit_type t, void *A, size_t m, void *B, size_t n, kit_gen g, uint64_t seed);
 
 /**
- * Sorts an array by key, ascending (not stable; the kit only sorts fresh inputs).
+ * Sorts an array by key, ascending, stably (equal keys keep their order): a radix sort, which
+ * exits like kit_xmalloc when it cannot get memory for its copy of the array.
  * @param[in]     t    element type
  * @param[in,out] data n elements
  * @param[in]     n    element count

@@ -597,14 +597,17 @@ static void test_sort(void)
     KIT_ASSERT_MSG(kit_verify(KIT_TYPE_I32, i32_want, i32, ARRAY_LEN(i32), msg, sizeof msg) < 0, "i32 sort: %s", msg);
 
     /* Keys that differ only above bit 31, which a 32-bit comparison would order wrongly. */
-    int64_t i64[] = {1LL << 40, -(1LL << 40), 3, -5, 1LL << 33};
-    const int64_t i64_want[] = {-(1LL << 40), -5, 3, 1LL << 33, 1LL << 40};
+    int64_t i64[] = {1LL << 40, -(1LL << 40), 3, INT64_MAX, -5, 1LL << 33, INT64_MIN};
+    const int64_t i64_want[] = {INT64_MIN, -(1LL << 40), -5, 3, 1LL << 33, 1LL << 40, INT64_MAX};
+    int64_t one = 7;
+    kit_sort(KIT_TYPE_I64, &one, 1);
+    KIT_ASSERT_MSG(one == 7, "sorting one element changed it to %lld", (long long)one);
     kit_sort(KIT_TYPE_I64, i64, ARRAY_LEN(i64));
     KIT_ASSERT_MSG(kit_verify(KIT_TYPE_I64, i64_want, i64, ARRAY_LEN(i64), msg, sizeof msg) < 0, "i64 sort: %s", msg);
 
-    /* Distinct keys, so the order is unique even though the sort is not stable; values travel with their keys. */
-    kit_kv32 kv[] = {{3, 0}, {1, 1}, {2, 2}, {-4, 3}};
-    const kit_kv32 kv_want[] = {{-4, 3}, {1, 1}, {2, 2}, {3, 0}};
+    /* Values travel with their keys, and equal keys keep their order (the sort is stable). */
+    kit_kv32 kv[] = {{3, 0}, {1, 1}, {2, 2}, {-4, 3}, {1, 4}, {INT32_MIN, 5}, {1, 6}, {INT32_MAX, 7}};
+    const kit_kv32 kv_want[] = {{INT32_MIN, 5}, {-4, 3}, {1, 1}, {1, 4}, {1, 6}, {2, 2}, {3, 0}, {INT32_MAX, 7}};
     kit_sort(KIT_TYPE_KV32, kv, ARRAY_LEN(kv));
     KIT_ASSERT_MSG(kit_verify(KIT_TYPE_KV32, kv_want, kv, ARRAY_LEN(kv), msg, sizeof msg) < 0, "kv32 sort: %s", msg);
 
