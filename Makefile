@@ -68,6 +68,8 @@ else
 Q := @
 say := @printf '  %-8s %s\n'
 endif
+# The sub-make that each goal builds through; -s keeps "is up to date" lines out unless V=1.
+SUBMAKE = $(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s)
 
 # ---- what there is -------------------------------------------------------------
 LABS := $(sort $(patsubst labs/%/grading.spec,%,$(wildcard labs/*/grading.spec)))
@@ -115,7 +117,7 @@ LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard $(foreach l,$(LAB_IDS),labs
 .PHONY: all help test grade check run skeletons figures docs handbook docs-instructor bench deps clean dist-student \
         dist-gradescope
 all:
-	@$(MAKE) --no-print-directory $(call gpu,$(LIBKIT)) $(LIBKIT_CPU) $(GRADER) $(SKELGEN) $(BANKVIZ) $(WORST_CASE) \
+	+@$(SUBMAKE) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU) $(GRADER) $(SKELGEN) $(BANKVIZ) $(WORST_CASE) \
 	  $(BANKCHECK) $(LAB_DRIVERS) $(CPU_DRIVERS)
 
 help:
@@ -284,8 +286,10 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 # ---- the jobs ------------------------------------------------------------------
 # What make test builds: the kit's tests and what its checks run. Against solutions/ (not in the
 # student's kit): the lab programs that check-skeletons and check-drivers run.
+# The self-test also grades one submission in GPU mode, a compile error that nvcc must report,
+# and the grader wants libkit.a for that: its one nvcc object, common/kit_cuda.cu, takes seconds.
 TEST_BUILDS := $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) \
-               $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS))
+               $(call sol,$(LIBKIT) $(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS))
 TEST_SCRIPTS := "bash mk/check-make.sh" "bash mk/check-docs.sh $(BUILD)" \
                 $(call sol,"bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
                 "bash mk/check-dist.sh $(BUILD) $(GRADER)" "bash mk/test-slurm.sh $(BUILD) $(GRADER)")
@@ -295,7 +299,7 @@ TEST_JOBS ?= $(JOBS)
 test:
 	@bash mk/deps.sh
 	@echo "== make test: building with -Werror, $(JOBS) jobs at once$(if $(call gpu,1),, (no GPU: the GPU binaries are left out; GPU=1 builds them))"
-	@$(MAKE) --no-print-directory WERROR=-Werror $(TEST_BUILDS)
+	+@$(SUBMAKE) WERROR=-Werror $(TEST_BUILDS)
 	@echo "== make test: running the tests, $(TEST_JOBS) at once (logs in $(BUILD)/test-logs)"
 	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) JOBS=$(TEST_JOBS) \
 	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(TEST_SCRIPTS)
@@ -305,12 +309,12 @@ test:
 GRADE_WHAT = $(if $(SUBMISSION),--submission "$(SUBMISSION)",$(if $(call sol,1),--expect 100,--submission labs))
 grade:
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(GRADER) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU)
+	+@$(SUBMAKE) $(GRADER) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU)
 	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" $(GRADE_WHAT) $(foreach l,$(LAB_IDS),--lab "$(l)")
 
 # A course at once, in shards: local workers, or with SLURM=1 a Slurm job array and a gather job (mk/grade-course.sh).
 grade-course:
-	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT_CPU) $(if $(filter gpu,$(MODE)),$(LIBKIT),$(call gpu,$(LIBKIT)))
+	+@$(SUBMAKE) $(GRADER) $(LIBKIT_CPU) $(if $(filter gpu,$(MODE)),$(LIBKIT),$(call gpu,$(LIBKIT)))
 	$(Q)bash mk/grade-course.sh --grader $(GRADER) $(if $(filter 1 yes,$(SLURM)),--slurm) $(if $(SHARDS),--shards $(SHARDS)) \
 	  $(if $(PARALLEL),--parallel $(PARALLEL)) $(if $(PARTITION),--partition "$(PARTITION)") \
 	  $(if $(ACCOUNT),--account "$(ACCOUNT)") $(if $(TIME),--time "$(TIME)") $(if $(MODE),--mode $(MODE)) \
@@ -330,7 +334,7 @@ check:
 run:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make run: say which lab, e.g. make run LAB=01 ARGS=\"--print\" (labs: $(LABS))" >&2; exit 2; fi
-	@$(MAKE) --no-print-directory $(call gpu,$(BUILD)/labs/student/$(LABDIR)/driver) $(BUILD)/labs/student-cpu/$(LABDIR)/driver
+	+@$(SUBMAKE) $(call gpu,$(BUILD)/labs/student/$(LABDIR)/driver) $(BUILD)/labs/student-cpu/$(LABDIR)/driver
 	$(Q)if [ $(GPU) = 1 ] && nvidia-smi -L >/dev/null 2>&1; then $(BUILD)/labs/student/$(LABDIR)/driver $(ARGS); \
 	  else echo "(no GPU here: running the CPU build, kernels on the kit's CPU emulation)"; \
 	  $(BUILD)/labs/student-cpu/$(LABDIR)/driver $(ARGS); fi
