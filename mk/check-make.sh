@@ -3,8 +3,8 @@
 # and runs none, bar the sub-makes that print theirs): without a GPU nothing is built by nvcc and
 # the C programs link no nvcc object; GPU=1 builds the GPU binaries; make test compiles with -Werror;
 # LAB=1, LAB=01 and LAB=01-sequential-merge all name lab 1, and a LAB that names no lab is refused.
-# Then mk/run-tests.sh's: a log per program, even for two programs of one name, and a test that
-# passes but prints an error-looking line fails.
+# Then mk/run-tests.sh's: a log per program, even for two programs of one name; a test that passes
+# but prints an error-looking line fails; the programs after a --build that failed do not run.
 # Usage: check-make.sh
 set -u
 cd "$(dirname "$0")/.."
@@ -16,8 +16,10 @@ empty=$(mktemp -d /tmp/kit-check-make-XXXXXX) # an empty build folder, so that -
 trap 'rm -rf "$empty"' EXIT
 dry() { make -n --no-print-directory V=1 BUILD="$empty" "$@" 2>&1; } # V=1: the sub-makes print too
 
-out=$(dry test GPU=0)
-repro="make -n test GPU=0 BUILD=$(mktemp -d)"
+# make test's builds are the targets test-first-builds and test-lab-builds (run-tests.sh starts them).
+builds="test-first-builds test-lab-builds"
+out=$(dry $builds GPU=0)
+repro="make -n $builds V=1 GPU=0 BUILD=\$(mktemp -d)"
 # Only libkit.a's one nvcc object, which the self-test's GPU-mode case needs (see TEST_BUILDS).
 nvcc_steps=$(grep -E '(^|/)nvcc .*(-c|-o) ' <<<"$out" | grep -v -- '-c common/kit_cuda.cu -o' | head -n 1)
 [ -z "$nvcc_steps" ] && ok || bad "GPU=0: make test still runs nvcc: ${nvcc_steps:0:160}" "$repro"
@@ -28,8 +30,8 @@ grep -Eq '(^|/)gcc .*-Werror .*-c common/kit_gen\.c' <<<"$out" && ok ||
 grep -Eq 'g\+\+ .*-DKIT_CPU .*-Werror .*-c common/kit_cpu\.cc' <<<"$out" && ok ||
     bad "make test compiles the CPU build (common/kit_cpu.cc) without -Werror" "$repro"
 
-out=$(dry test GPU=1)
-repro="make -n test GPU=1 BUILD=$(mktemp -d)"
+out=$(dry $builds GPU=1)
+repro="make -n $builds V=1 GPU=1 BUILD=\$(mktemp -d)"
 steps=("-c common/kit_cuda.cu" "-c common/tests/test_cuda.cu")
 # The lab programs that make test builds for its skeleton and driver checks (not in the student's kit).
 [ -d solutions ] && steps+=("labs/sol/01-sequential-merge/test" "labs/student/09-merge-sort/driver")
@@ -67,6 +69,10 @@ out=$(KIT_BUILD="$fake" JOBS=2 bash mk/run-tests.sh "$fake/logs" "$fake/a/test f
 out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" "$fake/noisy" 2>&1)
 [ $? = 1 ] && grep -q 'FAIL.*noisy: 1 passed.*but it printed' <<<"$out" && grep -q 'cannot write the trace' <<<"$out" && ok ||
     bad "run-tests.sh: a passing program that printed 'cannot write the trace' was not failed: ${out:0:200}" "$repro"
+out=$(KIT_BUILD="$fake" JOBS=2 bash mk/run-tests.sh "$fake/logs" --build "a broken one" "false" "$fake/a/test after" 2>&1)
+[ $? = 1 ] && grep -q 'FAIL.*the build of a broken one' <<<"$out" && grep -q 'FAILED: a-test (not run)' <<<"$out" &&
+    [ ! -f "$fake/logs/a-test.log" ] && ok ||
+    bad "run-tests.sh: a program listed after a failed --build ran, or the failure went unsaid: ${out:0:200}" "$repro"
 
 echo "check-make: $passed passed, $failed failed, 0 skipped"
 [ $failed = 0 ]

@@ -3,11 +3,15 @@
 # keeps each one's output as LOGS/NAME.log under a name of its own, and says one line per program
 # as it ends: its seconds and its "NAME: P passed, F failed, S skipped" line. A program that failed
 # also shows its failure lines, its log and the command that reruns it; so does one that passed
-# but printed lines that look like errors (see noise below). Ends with one line that
-# adds up the summary lines; exits 1 if any program failed, crashed or printed no summary line.
-# LOGS/times.tsv gets "NAME<TAB>SECONDS<TAB>EXIT<TAB>CPU SECONDS" per program (bench/make-test-time.sh
-# reads it; the CPU seconds tell a slow program from a busy machine).
-# Usage: JOBS=N run-tests.sh LOGS PROGRAM...
+# but printed lines that look like errors (see noise below). Ends with one line that adds up the
+# summary lines; exits 1 if any program failed, crashed, printed no summary line or was not run.
+#
+# --build LABEL COMMAND starts a build: the first at once, each later one when the one before it
+# has succeeded. The programs listed after a build start when it has succeeded, so tests run while
+# the next build goes on beside them; a build's output goes to its log, and one line says it ended.
+# LOGS/times.tsv gets "NAME<TAB>SECONDS<TAB>EXIT<TAB>CPU SECONDS" per program and build
+# (bench/make-test-time.sh reads it; the CPU seconds tell a slow program from a busy machine).
+# Usage: JOBS=N run-tests.sh LOGS [--build LABEL COMMAND] PROGRAM... [--build LABEL COMMAND PROGRAM...]...
 set -u
 logs=$1
 shift
@@ -46,7 +50,7 @@ cpu_seconds() {
     rm -f "$1"
 }
 
-# Runs one program into its log, then leaves NAME.done with "TENTHS_OF_SECONDS EXIT CPU_SECONDS".
+# Runs one command into LOGS/NAME.log, then leaves NAME.done with "TENTHS_OF_SECONDS EXIT CPU_SECONDS".
 run_one() {
     local start status
     start=$(date +%s%N)
@@ -56,13 +60,19 @@ run_one() {
     echo "$((($(date +%s%N) - start) / 100000000)) $status $(cat "$logs/$1.cpu")" >"$logs/$1.done"
 }
 
+# Reads NAME.done into secs, status and cpu, and adds the times.tsv line.
+finished() {
+    local tenths
+    read -r tenths status cpu <"$logs/$1.done"
+    secs="$((tenths / 10)).$((tenths % 10))"
+    printf '%s\t%s\t%s\t%s\n' "$1" "$secs" "$status" "$cpu" >>"$logs/times.tsv"
+}
+
 passed=0 failed=0 skipped=0 broken=()
 # Says how a finished program did and adds its counts in.
 report() {
-    local name=$1 prog=$2 tenths status cpu line p f=0 s secs noisy
-    read -r tenths status cpu <"$logs/$name.done"
-    secs="$((tenths / 10)).$((tenths % 10))"
-    printf '%s\t%s\t%s\t%s\n' "$name" "$secs" "$status" "$cpu" >>"$logs/times.tsv"
+    local name=$1 prog=$2 secs status cpu line p f=0 s noisy
+    finished "$name"
     line=$(grep -E "$summary_re" "$logs/$name.log" | tail -n 1)
     if [ -z "$line" ]; then
         broken+=("$name (exit $status, no summary line)")
@@ -90,38 +100,82 @@ report() {
     echo "         log: $logs/$name.log; rerun: $prog"
 }
 
-names=() progs=() reported=()
-for prog in "$@"; do
-    name=$(name_of "$prog")
+# Says how a finished build did; returns its exit status.
+report_build() {
+    local name=$1 label=$2 secs status cpu
+    finished "$name"
+    if [ "$status" = 0 ]; then
+        printf '  ok   %6s s  built %s\n' "$secs" "$label"
+        return 0
+    fi
+    printf '  FAIL %6s s  the build of %s, so its tests did not run:\n' "$secs" "$label"
+    { grep -E 'error|Error|\*\*\*' "$logs/$name.log" || tail -n 15 "$logs/$name.log"; } | head -n 20 | sed 's/^/         /'
+    echo "         log: $logs/$name.log"
+    broken+=("the build of $label")
+    failed=$((failed + 1))
+    return 1
+}
+
+# The programs, each with the number of the build it waits for (0: none), and the builds.
+names=() progs=() stage=() build_labels=("") build_cmds=("")
+while [ $# -gt 0 ]; do
+    if [ "$1" = --build ]; then
+        build_labels+=("$2") build_cmds+=("$3")
+        shift 3
+        continue
+    fi
+    name=$(name_of "$1")
     case " ${names[*]+${names[*]}} " in *" $name "*) name=$name-$((${#names[@]} + 1)) ;; esac
-    names+=("$name")
-    progs+=("$prog")
+    names+=("$name") progs+=("$1") stage+=($((${#build_cmds[@]} - 1)))
+    shift
 done
-# Start each program when a slot is free; report the finished ones in the meantime.
-report_finished() {
+
+# ready: the builds done so far (their programs may start); started/reported: per program.
+ready=0 building= started=() reported=() running=0
+start_build() {
+    if [ $((ready + 1)) -lt ${#build_cmds[@]} ]; then
+        building=$((ready + 1))
+        run_one "build-$building" "${build_cmds[$building]}" &
+    else
+        building=
+    fi
+}
+# Reports what has finished, starts the next build after one that succeeded, and fills free slots.
+step() {
     local i
+    if [ -n "$building" ] && [ -f "$logs/build-$building.done" ]; then
+        if report_build "build-$building" "${build_labels[$building]}"; then
+            ready=$building
+            start_build
+        else
+            building= ready=-1
+        fi
+    fi
     for i in "${!names[@]}"; do
-        if [ -z "${reported[$i]:-}" ] && [ -f "$logs/${names[$i]}.done" ]; then
+        if [ -n "${started[$i]:-}" ] && [ -z "${reported[$i]:-}" ] && [ -f "$logs/${names[$i]}.done" ]; then
             report "${names[$i]}" "${progs[$i]}"
-            reported[$i]=1
+            reported[$i]=1 running=$((running - 1))
+        fi
+    done
+    for i in "${!names[@]}"; do
+        if [ -z "${started[$i]:-}" ] && [ "$ready" -ge "${stage[$i]}" ] && [ $running -lt "$jobs" ]; then
+            run_one "${names[$i]}" "${progs[$i]}" &
+            started[$i]=1 running=$((running + 1))
         fi
     done
 }
-for i in "${!names[@]}"; do
-    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-        wait -n
-        report_finished
-    done
-    run_one "${names[$i]}" "${progs[$i]}" &
-done
+start_build
+step
 while [ -n "$(jobs -rp)" ]; do
     wait -n
-    report_finished
+    step
 done
-wait
-report_finished
+step
 rm -f "$logs"/*.done "$logs"/*.cpu
 
+for i in "${!names[@]}"; do
+    [ -n "${started[$i]:-}" ] || { broken+=("${names[$i]} (not run)"); failed=$((failed + 1)); }
+done
 for b in "${broken[@]+"${broken[@]}"}"; do echo "FAILED: $b"; done
 echo "make test: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
