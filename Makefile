@@ -303,8 +303,10 @@ TEST_LAB := $(CPU_TESTS) $(SOL_TESTS) \
             $(call sol,"bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)")
 # Test programs run TEST_JOBS at once, beside the build (which has JOBS of its own).
 TEST_JOBS ?= $(JOBS)
-# A build that run-tests.sh starts: a make of its own, outside this one's job slots.
-TEST_MAKE = MAKEFLAGS= $(MAKE) -j$(JOBS) --no-print-directory
+# A build that run-tests.sh starts: a make with job slots of its own (this one's are closed to it),
+# and this one's flags and command-line variables (BUILD=..., GPU=1, ...).
+TEST_MAKE = MAKEFLAGS='$(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))' $(MAKE) -j$(JOBS) \
+            --no-print-directory
 
 .PHONY: test-first-builds test-lab-builds
 test-first-builds:

@@ -30,8 +30,12 @@ for must in README.md Makefile labs/01-sequential-merge/merge_sequential.cuh lab
     grader/grader.c common/kit.h handouts/01-sequential-merge.md; do
     [ -f "$root/$must" ] && ok "the tarball has $must" || bad "the tarball lacks $must"
 done
-for mustnot in solutions grader/hidden grader/tests/submissions handouts/answers; do
-    [ ! -e "$root/$mustnot" ] && ok "the tarball has no $mustnot/" || bad "the tarball ships $mustnot/"
+# What dist-student.sh leaves out (its LEAVE_OUT list, the one home of it).
+leave_out=$(sed -n 's/^LEAVE_OUT=(\(.*\))$/\1/p' mk/dist-student.sh)
+[ -n "$leave_out" ] && grep -qw solutions/ <<<"$leave_out" && ok "dist-student leaves out: $leave_out" ||
+    bad "no LEAVE_OUT=(... solutions/ ...) line found in mk/dist-student.sh"
+for mustnot in $leave_out; do
+    [ ! -e "$root/$mustnot" ] && ok "the tarball has no $mustnot" || bad "the tarball ships $mustnot"
 done
 
 # Every answer line of 30 characters or more, trimmed (shorter ones, like "C[k++] = A[i++];", are too common to mean a leak).

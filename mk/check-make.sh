@@ -30,6 +30,11 @@ grep -Eq '(^|/)gcc .*-Werror .*-c common/kit_gen\.c' <<<"$out" && ok ||
 grep -Eq 'g\+\+ .*-DKIT_CPU .*-Werror .*-c common/kit_cpu\.cc' <<<"$out" && ok ||
     bad "make test compiles the CPU build (common/kit_cpu.cc) without -Werror" "$repro"
 
+# The builds that run-tests.sh starts get the command line's variables (BUILD=... here).
+out=$(dry test GPU=0 CXXFLAGS="-O1 -g" | grep -o "MAKEFLAGS='[^']*'" | grep -F 'CXXFLAGS=-O1\ -g' | grep -cF "BUILD=$empty")
+[ "$out" = 2 ] && ok || bad "make test's two builds do not both get the command line's CXXFLAGS and BUILD" \
+    "make -n test CXXFLAGS='-O1 -g' BUILD=/tmp/x"
+
 out=$(dry $builds GPU=1)
 repro="make -n $builds V=1 GPU=1 BUILD=\$(mktemp -d)"
 steps=("-c common/kit_cuda.cu" "-c common/tests/test_cuda.cu")
