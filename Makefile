@@ -16,16 +16,52 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 
+comma := ,
 # Machine code for each SM in SMS, plus PTX of the newest so later GPUs can JIT it.
 GENCODE := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm)) \
            -gencode arch=compute_$(lastword $(SMS)),code=compute_$(lastword $(SMS))
 CFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O2 -g
-KIT_CFLAGS := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration -Icommon -Igrader -MMD -MP
-KIT_NVFLAGS := -std=c++17 $(GENCODE) -Icommon -Xcompiler -Wall,-Wextra -MMD -MP
-# The CPU build: the same .cu files through g++, kernels run by common/kit_cpu.cc.
-CXXFLAGS ?= -O2 -g
-KIT_CPUFLAGS := -x c++ -std=c++17 -DKIT_CPU -Wall -Wextra -Icommon -MMD -MP
+KIT_CFLAGS := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration $(WERROR) -Icommon -Igrader -MMD -MP
+KIT_NVFLAGS := -std=c++17 $(GENCODE) -Icommon -Xcompiler -Wall,-Wextra$(if $(WERROR),$(comma)$(WERROR)) -MMD -MP
+# The CPU build: the same .cu files through g++, kernels run by common/kit_cpu.cc. -O1: it
+# compiles in two thirds of -O2's time, and the emulated kernels run about as fast; the emulator
+# itself, whose speed the CPU benchmarks measure, is built with -O2 (below).
+CXXFLAGS ?= -O1 -g
+KIT_CPUFLAGS := -x c++ -std=c++17 -DKIT_CPU -Wall -Wextra $(WERROR) -Icommon -MMD -MP
+
+# GPU=1 builds the GPU binaries (everything nvcc makes). By default they are built only where a GPU
+# is (nvidia-smi -L works): elsewhere the CPU build, kernels on the emulation, stands in. GPU=0: never.
+ifeq ($(origin GPU),undefined)
+GPU := $(shell nvidia-smi -L >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+export GPU
+# $(call gpu,FILES): FILES where the GPU binaries are built, nothing elsewhere.
+gpu = $(if $(filter 1,$(GPU)),$(1))
+
+# The student's kit (make dist-student) has no solutions/: what is built against them is left out.
+SOLUTIONS := $(if $(wildcard solutions/*/*.cuh),1,0)
+# $(call sol,FILES): FILES where there are solutions, nothing in the student's kit.
+sol = $(if $(filter 1,$(SOLUTIONS)),$(1))
+
+# The instructors' targets need solutions/: in the student's kit they stop at once, saying so.
+INSTRUCTOR_TARGETS := skeletons figures bench docs-instructor dist-student dist-gradescope
+ifeq ($(SOLUTIONS),0)
+ifneq ($(filter $(INSTRUCTOR_TARGETS),$(MAKECMDGOALS)),)
+$(error make $(filter $(INSTRUCTOR_TARGETS),$(MAKECMDGOALS)): an instructors' target, and this student kit has no solutions/)
+endif
+endif
+
+# Builds run JOBS at once (default: one per core). The goals themselves run one after another, so
+# that `make clean all` works; each builds through a sub-make, which gets the parallel jobs.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+ifeq ($(MAKELEVEL),0)
+.NOTPARALLEL:
+MAKEFLAGS += -j$(JOBS)
+endif
+
+# make test builds with -Werror: the kit's own code compiles without a warning.
+WERROR ?=
 
 ifeq ($(V),1)
 Q :=
@@ -34,11 +70,15 @@ else
 Q := @
 say := @printf '  %-8s %s\n'
 endif
+# The sub-make that each goal builds through; -s keeps "is up to date" lines out unless V=1.
+SUBMAKE = $(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s)
 
 # ---- what there is -------------------------------------------------------------
 LABS := $(sort $(patsubst labs/%/grading.spec,%,$(wildcard labs/*/grading.spec)))
 SOLUTION_FILES := $(sort $(wildcard solutions/*/*.cuh))
 LIBKIT := $(BUILD)/libkit.a
+# The host objects alone: what the C programs (grader, tools, tests) link, so they need no nvcc.
+LIBKIT_HOST := $(BUILD)/libkithost.a
 LIBKIT_CPU := $(BUILD)/libkitcpu.a
 LIBKITTEST := $(BUILD)/libkittest.a
 # The instructor-only library (grader/ref/: the reference answers). No lab runner links it; the student
@@ -56,50 +96,69 @@ GRADER_LIB_OBJS := $(ANSWERS_OBJ) $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader
                    $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o $(BUILD)/obj/grader/skel.o \
                    $(BUILD)/obj/grader/counts.o
 
-LAB_DRIVERS := $(foreach v,sol student,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
-SOL_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)
-SOL_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/sol-cpu/$(l)/test)
-STUDENT_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test)
+# Each lab's driver and tests, built against the solutions (sol) and against your file (student),
+# by nvcc (GPU binaries: only where $(GPU) is 1) and through the CPU emulation (-cpu).
+VARIANTS := $(call sol,sol) student
+LAB_DRIVERS := $(call gpu,$(foreach v,$(VARIANTS),$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver)))
+CPU_DRIVERS := $(foreach v,$(VARIANTS),$(foreach l,$(LABS),$(BUILD)/labs/$(v)-cpu/$(l)/driver))
+SOL_TESTS := $(call sol,$(call gpu,$(foreach l,$(LABS),$(BUILD)/labs/sol/$(l)/test)))
+SOL_CPU_TESTS := $(call sol,$(foreach l,$(LABS),$(BUILD)/labs/sol-cpu/$(l)/test))
+STUDENT_TESTS := $(call gpu,$(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test))
 STUDENT_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student-cpu/$(l)/test)
-CPU_DRIVERS := $(foreach v,sol-cpu student-cpu,$(foreach l,$(LABS),$(BUILD)/labs/$(v)/$(l)/driver))
 BANKVIZ := $(BUILD)/tools/bankviz
-WORST_CASE := $(BUILD)/tools/worst_case
-BANKCHECK := $(BUILD)/tools/bankcheck $(BUILD)/cpu/tools/bankcheck
-KIT_TESTS := $(BUILD)/tests/test_common $(BUILD)/tests/test_cuda $(BUILD)/tests/test_bank $(BUILD)/tests/test_viz \
-             $(BUILD)/tests/test_ncu $(BUILD)/tests/test_worst \
-             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox $(BUILD)/tests/test_selftest \
-             $(BUILD)/tests/test_shard
+WORST_CASE := $(call sol,$(BUILD)/tools/worst_case)
+BANKCHECK := $(call gpu,$(BUILD)/tools/bankcheck) $(BUILD)/cpu/tools/bankcheck
+# The kit's own tests. The student's kit runs those that need no answer: the self-test grades
+# solutions/, and test_common and test_worst check the reference answers (grader/ref/), which that kit leaves out.
+KIT_TESTS := $(call sol,$(BUILD)/tests/test_common) $(call gpu,$(BUILD)/tests/test_cuda) $(BUILD)/tests/test_bank \
+             $(BUILD)/tests/test_viz $(BUILD)/tests/test_ncu $(call sol,$(BUILD)/tests/test_worst) \
+             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox \
+             $(call sol,$(BUILD)/tests/test_selftest) $(BUILD)/tests/test_shard
 CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_TESTS)
 
-# LAB=01 or LAB=01-sequential-merge picks one lab folder.
-LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard labs/$(LAB)*/grading.spec))
+# LAB=1, LAB=01 or LAB=01-sequential-merge picks one lab folder, LABDIR. LAB_IDS writes each lab of
+# LAB the way the folders begin (1 -> 01).
+LAB_IDS = $(foreach l,$(LAB),$(if $(filter 1 2 3 4 5 6 7 8 9,$(l)),0)$(l))
+LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard $(foreach l,$(LAB_IDS),labs/$(l)*/grading.spec)))
 
 .PHONY: grade-course
-.PHONY: all help test grade check run skeletons figures docs docs-instructor bench deps clean dist-student dist-gradescope
-all: $(LIBKIT) $(GRADER) $(SKELGEN) $(BANKVIZ) $(WORST_CASE) $(BANKCHECK) $(LAB_DRIVERS)
+.PHONY: all help test grade check run skeletons figures docs handbook docs-instructor bench deps clean dist-student \
+        dist-gradescope
+all:
+	+@$(SUBMAKE) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU) $(GRADER) $(SKELGEN) $(BANKVIZ) $(WORST_CASE) \
+	  $(BANKCHECK) $(LAB_DRIVERS) $(CPU_DRIVERS)
 
 help:
 	@echo "Targets:"
-	@echo "  make                 build the library, the grader and every lab's driver"
-	@echo "  make test            the kit's own tests (CUnit), with a closing pass/fail line"
+	@echo "  make check LAB=NN    run that lab's public tests (the grader's, by name) on your labs/NN-* file;"
+	@echo "                       TEST=NAME reruns one (CPU build always, GPU build too where a GPU is)"
+	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
+ifeq ($(SOLUTIONS),1)
 	@echo "  make grade           grade solutions/ (must score 100%); SUBMISSION=dir grades a submission,"
 	@echo "                       LAB=NN restricts it to one lab"
 	@echo "  make grade-course SUBMISSIONS=dir [SLURM=1]   grade a course folder (one subfolder per student) in SHARDS"
 	@echo "                       shards: local workers, or a Slurm job array (PARTITION, ACCOUNT, TIME, PARALLEL, MODE,"
 	@echo "                       LAB=\"01 02\", OUT, RERUN=K for one shard again); see handouts/instructor-guide.md"
-	@echo "  make check LAB=NN    run that lab's public tests (the grader's, by name) on your labs/NN-* file;"
-	@echo "                       TEST=NAME reruns one (CPU build always, GPU build too where a GPU is)"
-	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
+else
+	@echo "  make grade           grade your labs/ with the course's grader (public tests); LAB=NN: one lab"
+endif
+	@echo "  make                 build the library, the grader and every lab's driver"
+	@echo "  make test            the kit's own tests (CUnit), with a closing pass/fail line"
+	@echo "  make docs            the handbook (Doxygen): handouts, study paths, API reference, in $(BUILD)/docs/html/"
+	@echo "                       (make handbook is the same)"
+ifeq ($(SOLUTIONS),1)
+	@echo "  make docs-instructor the same with the model answers, in $(BUILD)/docs-instructor/html/"
 	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
 	@echo "  make figures         redraw handouts/figures/ with bankviz"
-	@echo "  make docs            the handbook (Doxygen): handouts, study paths, API reference, in $(BUILD)/docs/html/"
-	@echo "  make docs-instructor the same with the model answers, in $(BUILD)/docs-instructor/html/"
 	@echo "  make bench           the benchmarks (simulator, CPU emulation and grader speed; GPU ones where a GPU is)"
 	@echo "  make dist-student    build/dist/gpu-merge-kit-student.tar.gz: the kit without solutions/ and hidden tests"
 	@echo "  make dist-gradescope build/dist/gpu-merge-kit-gradescope.zip: a Gradescope autograder (setup.sh, run_autograder)"
+endif
 	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
 	@echo "  make clean           remove $(BUILD)/"
-	@echo "Variables: SMS=\"$(SMS)\" (GPU architectures), NVCC=$(NVCC), BUILD=$(BUILD), V=1 (show commands)"
+	@echo "Variables: GPU=$(GPU) (1: build the GPU binaries; default 1 only where nvidia-smi finds a GPU),"
+	@echo "  JOBS=$(JOBS) (parallel build jobs), SMS=\"$(SMS)\" (GPU architectures), NVCC=$(NVCC), BUILD=$(BUILD),"
+	@echo "  V=1 (show commands)"
 
 deps:
 	@bash mk/deps.sh
@@ -120,6 +179,7 @@ $(BUILD)/cpu/obj/%.o: %.cu
 	@mkdir -p $(@D)
 	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -c $< -o $@
 
+$(BUILD)/cpu/obj/common/kit_cpu.o: CXXFLAGS += -O2
 $(BUILD)/cpu/obj/%.o: %.cc
 	$(say) CXX "$< (CPU build)"
 	@mkdir -p $(@D)
@@ -157,13 +217,21 @@ $(BUILD)/labs/student-cpu/%/test_lab.o: labs/%/harness/test_lab.cu
 	$(call compile_lab_cpu,labs)
 
 # ---- linking -------------------------------------------------------------------
-define link_cpu
+# $(call link_with,LINKER,EXTRA): links the prerequisites into $@.
+define link_with
 $(say) LINK $@
 @mkdir -p $(@D)
-$(Q)$(CXX) $^ $(1) -o $@
+$(Q)$(1) $^ $(2) -o $@
 endef
+link_cpu = $(call link_with,$(CXX),$(1))
+link_c = $(call link_with,$(CC),$(1))
+link_gpu = $(call link_with,$(NVCC) $(GENCODE),$(1))
 
 $(LIBKIT): $(LIBKIT_OBJS)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBKIT_HOST): $(HOST_OBJS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -196,140 +264,112 @@ $(BUILD)/cpu/tests/%: $(BUILD)/cpu/obj/common/tests/%.o $(LIBKITTEST) $(LIBKIT_C
 	$(call link_cpu,-lcunit)
 $(BUILD)/cpu/tools/bankcheck: $(BUILD)/cpu/obj/common/tools/bankcheck.o $(LIBKIT_CPU)
 	$(call link_cpu)
+
+# GPU programs link with nvcc and the library with the .cu objects.
 $(BUILD)/tools/bankcheck: $(BUILD)/obj/common/tools/bankcheck.o $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@
-
+	$(call link_gpu)
 $(BUILD)/labs/%/driver: $(BUILD)/labs/%/driver.o $(LIBKIT)
-	$(say) LINK $@
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@
-
+	$(call link_gpu)
 $(BUILD)/labs/%/test: $(BUILD)/labs/%/test_lab.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	$(Q)$(NVCC) $(GENCODE) $^ -lcunit -o $@
-
-# The grader is plain C: it links the kit's host objects only, so it builds without nvcc (Gradescope).
-$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKITREF) $(HOST_OBJS)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@
-
-$(SKELGEN): $(BUILD)/obj/grader/skelgen.o $(BUILD)/obj/grader/skel.o
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@
-
-$(BUILD)/tests/test_common: $(BUILD)/obj/common/tests/test_common.o $(LIBKITTEST) $(LIBKITREF) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@
-
-# Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (common/kit_worst.h).
-$(WORST_CASE): $(BUILD)/obj/common/tools/worst_case.o $(LIBKITREF) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@
-
-$(BUILD)/tests/test_worst: $(BUILD)/obj/common/tests/test_worst.o $(LIBKITTEST) $(LIBKITREF) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_bank: $(BUILD)/obj/common/tests/test_bank.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_ncu: $(BUILD)/obj/common/tests/test_ncu.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
+	$(call link_gpu,-lcunit)
 $(BUILD)/tests/test_cuda: $(BUILD)/obj/common/tests/test_cuda.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(GENCODE) $^ -lcunit -o $@
+	$(call link_gpu,-lcunit)
 
+# The C programs link the host library only, so they build without nvcc (the grader on Gradescope).
+$(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKITREF) $(LIBKIT_HOST)
+	$(call link_c)
+$(SKELGEN): $(BUILD)/obj/grader/skelgen.o $(BUILD)/obj/grader/skel.o
+	$(call link_c)
+$(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(LIBKIT_HOST)
+	$(call link_c)
+# Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (common/kit_worst.h).
+$(BUILD)/tools/worst_case: $(BUILD)/obj/common/tools/worst_case.o $(LIBKITREF) $(LIBKIT_HOST)
+	$(call link_c)
+$(BUILD)/tests/test_common $(BUILD)/tests/test_worst $(BUILD)/tests/test_bank $(BUILD)/tests/test_ncu \
+$(BUILD)/tests/test_viz: $(BUILD)/tests/%: $(BUILD)/obj/common/tests/%.o $(LIBKITTEST) $(LIBKITREF) $(LIBKIT_HOST)
+	$(call link_c,-lcunit)
 $(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/grader/skel.o $(LIBKITTEST)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_grader: $(BUILD)/obj/grader/tests/test_grader.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKITREF) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
+	$(call link_c,-lcunit)
+$(BUILD)/tests/test_grader $(BUILD)/tests/test_shard: \
+$(BUILD)/tests/%: $(BUILD)/obj/grader/tests/%.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKITREF) $(LIBKIT_HOST)
+	$(call link_c,-lcunit)
 # The sandbox's containment: memory limit, a uid per grader, namespaces, seccomp (some suites need root).
-$(BUILD)/tests/test_sandbox: $(BUILD)/obj/grader/tests/test_sandbox.o $(BUILD)/obj/grader/sandbox.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_shard: $(BUILD)/obj/grader/tests/test_shard.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKITREF) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
-
-$(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKITTEST) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -lcunit -o $@
+$(BUILD)/tests/test_sandbox: $(BUILD)/obj/grader/tests/test_sandbox.o $(BUILD)/obj/grader/sandbox.o $(LIBKITTEST) \
+                             $(LIBKIT_HOST)
+	$(call link_c,-lcunit)
+$(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKITTEST) $(LIBKIT_HOST)
+	$(call link_c,-lcunit)
 
 # ---- the jobs ------------------------------------------------------------------
 # The golden counts: ncu's shared-memory counts of every launch of the specs of labs 3-9 on an H100,
 # with the simulator's (results/README.md); make test recounts the simulator's (mk/lab-counts.sh).
 LAB_COUNTS_GOLDEN := results/2026-11-25-h100-lab-counts.tsv
+# make test builds in two steps, both with -Werror. The first builds what the longest tests need:
+# the grader and the kit's own tests. Those tests then start (the self-test, the longest, first)
+# while the second step builds the lab programs beside them; the lab programs' tests and checks
+# start when it is done. In the student's kit (no solutions/) the second step is the CPU build's
+# tests alone. The self-test also grades one submission in GPU mode, a compile error that nvcc
+# must report, and the grader wants libkit.a for that: its one nvcc object takes seconds.
+TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(LIBKIT)) $(KIT_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ)
+TEST_LAB_BUILDS := $(CPU_TESTS) $(SOL_TESTS) \
+                   $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS))
+TEST_FIRST := $(call sol,$(BUILD)/tests/test_selftest "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
+              "bash mk/test-slurm.sh $(BUILD) $(GRADER)" "bash mk/lab-counts.sh test $(GRADER) $(LAB_COUNTS_GOLDEN)") $(filter-out %/test_selftest,$(KIT_TESTS)) \
+              "bash mk/check-docs.sh $(BUILD)" "bash mk/check-make.sh"
+TEST_LAB := $(CPU_TESTS) $(SOL_TESTS) \
+            $(call sol,"bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)")
+# Test programs run TEST_JOBS at once, beside the build (which has JOBS of its own).
+TEST_JOBS ?= $(JOBS)
+# A build that run-tests.sh starts: a make with job slots of its own (this one's are closed to it),
+# and this one's flags and command-line variables (BUILD=..., GPU=1, ...).
+TEST_MAKE = MAKEFLAGS='$(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))' $(MAKE) -j$(JOBS) \
+            --no-print-directory
+
+.PHONY: test-first-builds test-lab-builds
+test-first-builds:
+	+@$(SUBMAKE) WERROR=-Werror $(TEST_FIRST_BUILDS)
+test-lab-builds:
+	+@$(SUBMAKE) WERROR=-Werror $(TEST_LAB_BUILDS)
+
 test:
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(LIBKIT_CPU) $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) $(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) $(LAB_DRIVERS) $(CPU_DRIVERS)
-	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) \
-	  bash mk/run-tests.sh $(BUILD)/test-logs $(KIT_TESTS) $(CPU_TESTS) $(SOL_TESTS) \
-	  "bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
-	  "bash mk/check-docs.sh $(BUILD)" \
-	  "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
-	  "bash mk/test-slurm.sh $(BUILD) $(GRADER)" \
-	  "bash mk/lab-counts.sh test $(GRADER) $(LAB_COUNTS_GOLDEN)"
+	@echo "== make test: builds with -Werror, $(JOBS) jobs; tests $(TEST_JOBS) at once, logs in $(BUILD)/test-logs"
+	@$(if $(call gpu,1),,echo "== no GPU here: the GPU binaries are left out (GPU=1 builds them)")
+	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) JOBS=$(TEST_JOBS) \
+	  bash mk/run-tests.sh $(BUILD)/test-logs \
+	  --build "the grader and the kit's tests" "$(TEST_MAKE) test-first-builds" $(TEST_FIRST) \
+	  --build "the lab programs" "$(TEST_MAKE) test-lab-builds" $(TEST_LAB)
 
+# make grade grades SUBMISSION; by default the solutions, which must score 100%, or in the
+# student's kit (no solutions/) the student's own labs/.
+GRADE_WHAT = $(if $(SUBMISSION),--submission "$(SUBMISSION)",$(if $(call sol,1),--expect 100,--submission labs))
 grade:
 	@bash mk/deps.sh
-	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT) $(LIBKIT_CPU)
-	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" \
-	  $(if $(SUBMISSION),--submission "$(SUBMISSION)",--expect 100) $(if $(LAB),--lab "$(LAB)")
+	+@$(SUBMAKE) $(GRADER) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU)
+	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" $(GRADE_WHAT) $(foreach l,$(LAB_IDS),--lab "$(l)")
 
 # A course at once, in shards: local workers, or with SLURM=1 a Slurm job array and a gather job (mk/grade-course.sh).
 grade-course:
-	@$(MAKE) --no-print-directory $(GRADER) $(LIBKIT_CPU) $(if $(filter cpu,$(MODE)),,$(LIBKIT))
+	+@$(SUBMAKE) $(GRADER) $(LIBKIT_CPU) $(if $(filter gpu,$(MODE)),$(LIBKIT),$(call gpu,$(LIBKIT)))
 	$(Q)bash mk/grade-course.sh --grader $(GRADER) $(if $(filter 1 yes,$(SLURM)),--slurm) $(if $(SHARDS),--shards $(SHARDS)) \
 	  $(if $(PARALLEL),--parallel $(PARALLEL)) $(if $(PARTITION),--partition "$(PARTITION)") \
 	  $(if $(ACCOUNT),--account "$(ACCOUNT)") $(if $(TIME),--time "$(TIME)") $(if $(MODE),--mode $(MODE)) \
-	  $(if $(OUT),--out "$(OUT)") $(if $(RERUN),--rerun $(RERUN)) $(foreach l,$(LAB),--lab $(l)) "$(SUBMISSIONS)"
+	  $(if $(OUT),--out "$(OUT)") $(if $(RERUN),--rerun $(RERUN)) $(foreach l,$(LAB_IDS),--lab $(l)) "$(SUBMISSIONS)"
 
-# The student's loop: your labs/NN-* file, that lab's public tests (its grading.spec), through the
+# The student's loop: your labs/NN-* file, that lab's public tests of grading.spec, run by the
 # grader as make grade runs them; TEST=NAME reruns one. The GPU build too where there is a GPU.
 check:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
 	@bash mk/deps.sh
-	@$(MAKE) -s --no-print-directory $(GRADER) $(LIBKIT_CPU) $(if $(shell nvidia-smi -L 2>/dev/null),$(LIBKIT))
+	+@$(SUBMAKE) $(GRADER) $(LIBKIT_CPU) $(if $(shell nvidia-smi -L 2>/dev/null),$(LIBKIT))
 	$(Q)KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
 
 run:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make run: say which lab, e.g. make run LAB=01 ARGS=\"--print\" (labs: $(LABS))" >&2; exit 2; fi
-	@$(MAKE) --no-print-directory $(BUILD)/labs/student/$(LABDIR)/driver $(BUILD)/labs/student-cpu/$(LABDIR)/driver
-	$(Q)if nvidia-smi -L >/dev/null 2>&1; then $(BUILD)/labs/student/$(LABDIR)/driver $(ARGS); \
+	+@$(SUBMAKE) $(call gpu,$(BUILD)/labs/student/$(LABDIR)/driver) $(BUILD)/labs/student-cpu/$(LABDIR)/driver
+	$(Q)if [ $(GPU) = 1 ] && nvidia-smi -L >/dev/null 2>&1; then $(BUILD)/labs/student/$(LABDIR)/driver $(ARGS); \
 	  else echo "(no GPU here: running the CPU build, kernels on the kit's CPU emulation)"; \
 	  $(BUILD)/labs/student-cpu/$(LABDIR)/driver $(ARGS); fi
 
@@ -338,10 +378,8 @@ skeletons: $(SKELGEN)
 	  out=labs/$${f#solutions/}; $(SKELGEN) $$f $$out && echo "  SKEL     $$out" || exit 1; done
 
 # Benchmarks check performance targets; they are not tests and never run in make test.
-$(BUILD)/bench/bank_sim: $(BUILD)/obj/bench/bank_sim.o $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@
+$(BUILD)/bench/bank_sim: $(BUILD)/obj/bench/bank_sim.o $(LIBKIT_HOST)
+	$(call link_c)
 SOL_INCLUDES := $(addprefix -Isolutions/,$(LABS)) $(patsubst %,-Ilabs/%/harness,$(LABS)) -Igrader/ref
 # A benchmark bench/NAME.cu builds for the GPU as build/bench/NAME and for the CPU emulation as
 # build/cpu/bench/NAME, both with the reference solutions.
@@ -350,9 +388,7 @@ $(BUILD)/obj/bench/%.o: bench/%.cu
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) --extended-lambda $(SOL_INCLUDES) -MF $(@:.o=.d) -c $< -o $@
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIBKITREF) $(LIBKIT)
-	$(say) LINK $@
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@
+	$(call link_gpu)
 $(BUILD)/cpu/obj/bench/%.o: bench/%.cu
 	$(say) CXX "$< (CPU build, with the solutions)"
 	@mkdir -p $(@D)
@@ -360,15 +396,19 @@ $(BUILD)/cpu/obj/bench/%.o: bench/%.cu
 $(BUILD)/cpu/bench/%: $(BUILD)/cpu/obj/bench/%.o $(LIBKITREF) $(LIBKIT_CPU)
 	$(call link_cpu)
 
-bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(BUILD)/bench/merge_bench $(BUILD)/bench/pbs_bench \
-       $(BUILD)/bench/sort_bench $(GRADER) $(LIBKIT_CPU)
+GPU_BENCHES := $(BUILD)/bench/merge_bench $(BUILD)/bench/pbs_bench $(BUILD)/bench/sort_bench
+bench: $(BUILD)/bench/bank_sim $(BUILD)/cpu/bench/cpu_merge $(call gpu,$(GPU_BENCHES)) $(GRADER) $(LIBKIT_CPU)
 	$(Q)$(BUILD)/bench/bank_sim
 	$(Q)$(BUILD)/cpu/bench/cpu_merge
 	$(Q)bash mk/bench-grader.sh $(GRADER)
+ifeq ($(GPU),1)
 	$(Q)$(BUILD)/bench/merge_bench
 	$(Q)$(BUILD)/bench/pbs_bench
 	$(Q)$(BUILD)/bench/sort_bench
 	$(Q)bash mk/sort-conflicts.sh $(BUILD)/bench/sort_bench 22 random worst
+else
+	@echo "bench: no GPU found, so the GPU benchmarks were not built (GPU=1 builds them)"
+endif
 
 # Every figure of the handouts, drawn by bankviz from data (mk/figures.sh lists them).
 figures: $(BANKVIZ) $(WORST_CASE) $(BUILD)/labs/sol-cpu/06-predecessor-search/driver $(BUILD)/labs/sol-cpu/07-cf-gather/driver \
@@ -378,7 +418,7 @@ figures: $(BANKVIZ) $(WORST_CASE) $(BUILD)/labs/sol-cpu/06-predecessor-search/dr
 	  bash mk/figures.sh $(BANKVIZ) handouts/figures
 
 # The handbook. Both builds fail on any Doxygen warning; only the instructor's holds the model answers.
-docs:
+docs handbook:
 	$(Q)bash mk/docs.sh student $(BUILD)/docs
 
 docs-instructor:

@@ -1,5 +1,6 @@
 /* The kit's GPU probe and CUDA-event timer. */
 #include <string.h>
+#include <unistd.h>
 
 #include "kit_cuda.h"
 
@@ -9,18 +10,27 @@ int kit_sync_launches(void)
     return v != NULL && strcmp(v, "0") != 0;
 }
 
+void kit_gpu_none_reason(const char *driver, const char *err_name, const char *err_text, char *why, size_t whylen)
+{
+    if (access(driver, F_OK) != 0)
+        snprintf(why, whylen, "no GPU found (no NVIDIA driver is loaded)");
+    else if (err_name)
+        snprintf(why, whylen, "no usable GPU: %s (%s)", err_text, err_name);
+    else
+        snprintf(why, whylen, "no usable GPU: the CUDA runtime reports 0 devices");
+}
+
 int kit_gpu_count(char *why, size_t whylen)
 {
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        snprintf(why, whylen, "no usable GPU: %s (%s)", cudaGetErrorString(err), cudaGetErrorName(err));
+    if (err != cudaSuccess || count == 0) {
+        kit_gpu_none_reason(KIT_NVIDIA_DRIVER, err == cudaSuccess ? NULL : cudaGetErrorName(err),
+                            cudaGetErrorString(err), why, whylen);
         (void)cudaGetLastError(); /* clear the sticky error so later calls start clean */
         return 0;
     }
-    if (count == 0)
-        snprintf(why, whylen, "no usable GPU: the CUDA runtime reports 0 devices");
-    else if (whylen)
+    if (whylen)
         why[0] = '\0';
     return count;
 }

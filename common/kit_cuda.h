@@ -55,6 +55,21 @@ int kit_sync_launches(void);
  */
 int kit_gpu_count(char *why, size_t whylen);
 
+/** A file that exists while the NVIDIA kernel driver is loaded, that is, where a GPU is. */
+#define KIT_NVIDIA_DRIVER "/proc/driver/nvidia/version"
+
+/**
+ * Why no GPU can be used, in words for a skip line. Without the NVIDIA driver it is "no GPU found"
+ * (the CUDA runtime then reports cudaErrorInsufficientDriver, which would mislead); with it, the
+ * runtime's own error.
+ * @param[in]  driver   the file that tells whether the driver is loaded (KIT_NVIDIA_DRIVER)
+ * @param[in]  err_name the runtime's error name, or NULL when it counted 0 devices
+ * @param[in]  err_text the runtime's description of that error (unused when err_name is NULL)
+ * @param[out] why      the reason, starting "no GPU found" or "no usable GPU"
+ * @param[in]  whylen   size of @p why
+ */
+void kit_gpu_none_reason(const char *driver, const char *err_name, const char *err_text, char *why, size_t whylen);
+
 /**
  * Allocates device memory and copies a host array into it.
  * @param[in] h_src the host data (may be NULL when bytes is 0)

@@ -73,8 +73,9 @@ int kit_gen_merge_input(kit_type t, void *A, size_t m, void *B, size_t n, kit_ge
 
 /**
  * Sorts an array by key, ascending, in time linear in @p n (a radix sort). Equal keys keep their
- * order, except where memory for n more elements cannot be had: then qsort sorts in place, and the
- * order of equal keys is unspecified (the kit sorts only fresh inputs, where it does not matter).
+ * order, except where memory for n more elements cannot be had: then a heap sort sorts in place,
+ * and the order of equal keys is unspecified (the kit sorts only fresh inputs, where it does not
+ * matter). Neither makes a system call of its own, so a runner may sort inside its jail.
  * @param[in]     t    element type
  * @param[in,out] data n elements
  * @param[in]     n    element count

@@ -1,7 +1,9 @@
 /* A small layer over CUnit that every kit test program shares: one main, skips, and readable failures. */
+#define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <CUnit/Basic.h>
 
@@ -32,6 +34,42 @@ void kit_test_skip_suite(CU_pSuite suite, const char *why)
     printf("SKIPPED %s (%u tests): %s\n", suite->pName, suite->uiNumberOfTests, why);
     skipped_tests += suite->uiNumberOfTests;
     CU_set_suite_active(suite, CU_FALSE);
+}
+
+/* The caught stderr: a temporary file, and the descriptor that stderr was before. */
+static FILE *caught;
+static int saved_stderr = -1;
+
+int kit_test_stderr_begin(void)
+{
+    fflush(stderr);
+    caught = tmpfile();
+    saved_stderr = caught ? dup(STDERR_FILENO) : -1;
+    if (saved_stderr < 0 || dup2(fileno(caught), STDERR_FILENO) < 0) {
+        if (saved_stderr >= 0)
+            close(saved_stderr);
+        if (caught)
+            fclose(caught);
+        caught = NULL, saved_stderr = -1;
+        return -1;
+    }
+    return 0;
+}
+
+void kit_test_stderr_end(char *buf, size_t len)
+{
+    size_t got = 0;
+    fflush(stderr);
+    if (caught) {
+        dup2(saved_stderr, STDERR_FILENO);
+        close(saved_stderr);
+        rewind(caught);
+        got = len ? fread(buf, 1, len - 1, caught) : 0;
+        fclose(caught);
+        caught = NULL, saved_stderr = -1;
+    }
+    if (len)
+        buf[got] = '\0';
 }
 
 void kit_test_fail(const char *file, unsigned line, const char *fmt, ...)

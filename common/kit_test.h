@@ -38,6 +38,20 @@ void kit_test_add(CU_pSuite suite, const char *name, CU_TestFunc fn);
  */
 void kit_test_skip_suite(CU_pSuite suite, const char *why);
 
+/**
+ * Starts catching what this process writes to stderr, so that a test of a failure path checks the
+ * message it expects instead of printing it among passing tests. Ends with kit_test_stderr_end().
+ * @return 0, or -1 when stderr could not be redirected (it then stays where it was)
+ */
+int kit_test_stderr_begin(void);
+
+/**
+ * Ends the catch of kit_test_stderr_begin() and puts stderr back.
+ * @param[out] buf what was written meanwhile, cut to len - 1 bytes; "" when nothing was caught
+ * @param[in]  len size of @p buf
+ */
+void kit_test_stderr_end(char *buf, size_t len);
+
 /** Records a failure with a message built at run time (CUnit's own macros only take literals). */
 void kit_test_fail(const char *file, unsigned line, const char *fmt, ...);
 

@@ -3,9 +3,12 @@
 # handouts and the grader, and no solution code: no solutions/, no hidden
 # tests, no corpus, and not one line of at least 30 characters from an
 # //@answer region of solutions/ (a control run shows the check finds a
-# planted one). The Gradescope zip must have setup.sh and run_autograder at
-# its root, and its run_autograder must grade the solutions to full marks
-# into a valid results.json. Usage: check-dist.sh BUILD_DIR GRADER
+# planted one). Unpacked in a folder of its own, it must work alone: the
+# commands its README gives (make check, run, grade, test, docs) do what it
+# says, on the untouched skeletons. The Gradescope zip must have setup.sh and
+# run_autograder at its root, and its run_autograder must grade an upload of
+# two labs' solutions to full marks (the other labs "not attempted") into a
+# valid results.json. Usage: check-dist.sh BUILD_DIR GRADER
 set -u
 build=$1 grader=$2
 passed=0 failed=0
@@ -27,8 +30,12 @@ for must in README.md Makefile labs/01-sequential-merge/merge_sequential.cuh lab
     grader/grader.c common/kit.h handouts/01-sequential-merge.md; do
     [ -f "$root/$must" ] && ok "the tarball has $must" || bad "the tarball lacks $must"
 done
-for mustnot in solutions grader/hidden grader/tests/submissions handouts/answers; do
-    [ ! -e "$root/$mustnot" ] && ok "the tarball has no $mustnot/" || bad "the tarball ships $mustnot/"
+# What dist-student.sh leaves out (its LEAVE_OUT list, the one home of it).
+leave_out=$(sed -n 's/^LEAVE_OUT=(\(.*\))$/\1/p' mk/dist-student.sh)
+[ -n "$leave_out" ] && grep -qw solutions/ <<<"$leave_out" && ok "dist-student leaves out: $leave_out" ||
+    bad "no LEAVE_OUT=(... solutions/ ...) line found in mk/dist-student.sh"
+for mustnot in $leave_out; do
+    [ ! -e "$root/$mustnot" ] && ok "the tarball has no $mustnot" || bad "the tarball ships $mustnot"
 done
 
 # Every answer line of 30 characters or more, trimmed (shorter ones, like "C[k++] = A[i++];", are too common to mean a leak).
@@ -51,6 +58,53 @@ else
     bad "control: the leak check misses a planted solution file"
 fi
 
+# ---- the student's kit, alone: each command its README gives, run in the unpacked tarball
+# (a make of its own: not a sub-make of the make test that runs this).
+student_make() {
+    (unset MAKEFLAGS MFLAGS MAKELEVEL && cd "$root" && timeout 900 make --no-print-directory "$@" 2>&1)
+}
+# What a README command must do on the untouched skeletons: exit 0 (or make's 2 where the skeleton's
+# tests fail), and print this.
+expect_of() {
+    case $1 in
+    "make check "*) echo "2 not implemented: 01-sequential-merge:" ;;
+    "make run "*) echo "2 not implemented: 01-sequential-merge:" ;;
+    "make grade"*) echo "0 not attempted" ;;
+    "make test") echo "0 make test: [0-9]+ passed, 0 failed" ;;
+    "make docs" | "make handbook") echo "0 build/docs/html/index.html" ;;
+    *) echo "unknown" ;;
+    esac
+}
+commands=$(awk '/^    make / { sub(/^    /, ""); sub(/ +#.*$/, ""); print }' "$root/README.md" 2>/dev/null)
+for must in "make test" "make grade" "make check LAB=01"; do
+    grep -q "^$must" <<<"$commands" && ok "the student README gives $must" || bad "the student README lacks '$must'"
+done
+while IFS= read -r cmd; do
+    [ -n "$cmd" ] || continue
+    read -r want pattern <<<"$(expect_of "$cmd")"
+    if [ "$want" = unknown ]; then
+        bad "the student README gives '$cmd', which this check does not know: add it to expect_of in $0"
+        continue
+    fi
+    [ "$cmd" = "make docs" ] && ! command -v doxygen >/dev/null && continue # check-docs says why
+    log="$work/student-$(tr -c 'a-zA-Z0-9\n' - <<<"$cmd").log"
+    eval "student_make ${cmd#make }" >"$log"
+    status=$?
+    if [ $status = "$want" ] && grep -Eq -- "$pattern" "$log"; then
+        ok "student kit: '$cmd' exits $want and says '$pattern'"
+    else
+        bad "student kit: '$cmd' exited $status (expected $want) or did not say '$pattern'; its log: $log; reproduce: tar -xzf $tarball && cd $(basename "$root") && $cmd"
+    fi
+done <<<"$commands"
+# A lab that builds on an earlier one grades too: the grader takes lab 2's file from the student's labs/.
+log="$work/student-grade-03.log"
+student_make grade LAB=03 >"$log"
+if [ $? = 0 ] && grep -q "not attempted" "$log" && ! grep -q "could not build" "$log"; then
+    ok "student kit: make grade LAB=03 (which uses lab 2's file) grades the skeleton as not attempted"
+else
+    bad "student kit: make grade LAB=03 failed; its log: $log"
+fi
+
 # Behaviour as well as text: a lab file that calls anything of the instructor-only library
 # (libkitref, the reference answers) does not link in the student kit. Lab 1's skeleton, plus a
 # table of every function libkitref defines, is built there; the link must fail on each of them.
@@ -66,7 +120,7 @@ lab1="$root/labs/01-sequential-merge/merge_sequential.cuh"
     echo "};"
 } >"$work/borrow.cuh" && mv "$work/borrow.cuh" "$lab1"
 obj=build/labs/student-cpu/01-sequential-merge/driver.o
-if make -C "$root" --no-print-directory "$obj" build/libkitcpu.a >"$work/borrow-build.log" 2>&1; then
+if student_make "$obj" build/libkitcpu.a >"$work/borrow-build.log"; then
     if g++ "$root/$obj" "$root/build/libkitcpu.a" -o "$work/borrow" >"$work/borrow-link.log" 2>&1; then
         bad "a lab file calling libkitref links in the student kit"
     else
@@ -97,22 +151,31 @@ done
 [ ! -e "$work/gs/grader/tests/submissions" ] && [ ! -e "$work/gs/build" ] && ok "the zip has no corpus and no build/" ||
     bad "the zip ships the corpus or build/"
 
-# Run its run_autograder on a submission of the solutions' files, uploaded flat, with this build's grader.
+# Run its run_autograder on an upload of two labs' solution files, flat, with this build's grader:
+# lab 1, and lab 3, which builds on lab 2's file (the kit's copy, as the upload lacks it).
 ag="$work/autograder"
 mkdir -p "$ag/submission" "$ag/results"
-cp solutions/*/*.cuh "$ag/submission/"
+cp solutions/01-*/*.cuh solutions/03-*/*.cuh "$ag/submission/"
 if AUTOGRADER_ROOT="$ag" KIT_SOURCE="$PWD" KIT_GRADER="$grader" bash "$work/gs/run_autograder" >"$work/run.log" 2>&1; then
     ok "run_autograder exits 0"
 else
     bad "run_autograder failed (see $work/run.log)"
 fi
 res="$ag/results/results.json"
-if [ -f "$res" ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=sum(t["score"] for t in d["tests"]); m=sum(t["max_score"] for t in d["tests"]); sys.exit(0 if s == m > 0 else 1)' "$res" 2>/dev/null; then
-    ok "results.json is valid and the solutions score full marks"
+# Full marks on labs 1 and 3; every other lab's tasks "not attempted", with 0 points.
+judge='import json, sys
+d = json.load(open(sys.argv[1]))
+mine = [t for t in d["tests"] if t["name"][:3] in ("01-", "03-")]
+rest = [t for t in d["tests"] if t["name"][:3] not in ("01-", "03-") and " task " in t["name"]]
+full = mine and all(t["score"] == t["max_score"] for t in mine) and sum(t["max_score"] for t in mine) > 0
+absent = rest and all(t["score"] == 0 and "not attempted" in t["output"] for t in rest)
+sys.exit(0 if full and absent else 1)'
+if [ -f "$res" ] && python3 -c "$judge" "$res" 2>/dev/null; then
+    ok "results.json is valid: labs 1 and 3 full marks, the other labs not attempted"
 elif [ -f "$res" ] && ! command -v python3 >/dev/null; then
     grep -q '"max_score": 6' "$res" && ok "results.json written (python3 missing: not parsed)" || bad "results.json incomplete"
 else
-    bad "results.json missing, invalid or short of full marks"
+    bad "results.json missing, invalid, short of full marks on labs 1 and 3, or grading labs not uploaded ($res)"
 fi
 grep -q '"visibility": "after_due_date"' "$res" 2>/dev/null && ok "hidden tests are after_due_date" ||
     bad "results.json has no after_due_date entries"

@@ -1,22 +1,54 @@
 #!/usr/bin/env bash
-# Packs the student version of the kit: every tracked file except the reference
-# solutions, the instructor-only library of reference answers (grader/ref/), the hidden tests, the model answers to the handouts' questions
-# (handouts/answers/, for the instructor build of the handbook only) and the
-# broken-submission corpus (which is built from the solutions). Usage: dist-student.sh OUT_DIR; prints the tarball's path.
+# Packs the student version of the kit: every tracked file except those of LEAVE_OUT below (the
+# reference solutions, the instructor-only library of reference answers grader/ref/, the hidden
+# tests, the model answers, the corpus), with the instructor-only parts taken out of one file:
+#   README.md: <!--@instructor--> ... <!--@end--> parts, and lines that hold <!--@instructor-->
+#     (a table's row), left out; the <!--@student ... @end--> parts (an HTML comment in the kit's
+#     README) shown. So the student's kit has a README of its own, kept in one file with the kit's.
+# The Makefile is the same: it sees that there is no solutions/ and builds, tests and grades the
+# student's labs/. Usage: dist-student.sh OUT_DIR; prints the tarball's path.
 set -eu
 out=${1:-build/dist}
 name=gpu-merge-kit-student
+
+# What never ships: the reference solutions, the instructor-only library of reference answers,
+# the hidden tests, the broken-submission corpus (built from the solutions), the model answers to
+# the handouts' questions (the instructor build of the handbook only) and the kit's own CI.
+# Add a folder here, ending with /, or a file.
+LEAVE_OUT=(solutions/ grader/ref/ grader/hidden/ grader/tests/submissions/ handouts/answers/ .ci/)
+
 if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     echo "dist-student: run it in the kit's git checkout (it packs the tracked files)" >&2
     exit 1
 fi
 mkdir -p "$out"
 list=$(mktemp)
-trap 'rm -f "$list"' EXIT
+stage=$(mktemp -d)
+trap 'rm -f "$list"; rm -rf "$stage"' EXIT
+left_out() {
+    local p
+    for p in "${LEAVE_OUT[@]}"; do
+        case $1 in "$p"*) return 0 ;; esac
+    done
+    return 1
+}
 # Tracked files as they are in the working tree; what is left out never ships.
-git ls-files -z | tr '\0' '\n' |
-    grep -v -E '^(solutions/|grader/ref/|grader/hidden/|grader/tests/submissions/|handouts/answers/)' |
-    while IFS= read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done >"$list"
+git ls-files -z | tr '\0' '\n' | while IFS= read -r f; do
+    if [ -e "$f" ] && ! left_out "$f"; then printf '%s\n' "$f"; fi
+done >"$list"
+
+while IFS= read -r f; do
+    mkdir -p "$stage/$(dirname "$f")"
+    case $f in
+    README.md) awk '/^<!--@instructor-->$/ { mode = 1; next }
+                    /^<!--@student$/ { mode = 2; next }
+                    /^(<!--@end-->|@end-->)$/ { mode = 0; next }
+                    mode == 1 || /<!--@instructor-->/ { next }
+                    { print }' "$f" >"$stage/$f" ;;
+    *) cp -p "$f" "$stage/$f" ;;
+    esac
+    chmod --reference="$f" "$stage/$f"
+done <"$list"
 tar -czf "$out/$name.tar.gz" --sort=name --owner=0 --group=0 --numeric-owner \
-    --transform "s,^,$name/," -T "$list"
+    --transform "s,^,$name/," -C "$stage" -T "$list"
 echo "$out/$name.tar.gz"

@@ -541,8 +541,13 @@ static void test_trace_save(void)
     KIT_ASSERT_MSG(rc == 0 && n == 2 && back[1].addr == 64 && back[1].write && back[0].thread == 3,
                    "the saved trace does not read back: rc %d, %zu accesses (%s)", rc, n, err);
     free(back);
+    char said[256];
+    kit_test_stderr_begin();
     rc = kit_trace_save("/nonexistent-folder/x.trace", acc, ARRAY_LEN(acc));
+    kit_test_stderr_end(said, sizeof said);
     KIT_ASSERT_MSG(rc == -1, "saving into a missing folder: expected -1, got %d", rc);
+    KIT_ASSERT_MSG(strstr(said, "cannot write the trace to /nonexistent-folder/x.trace") != NULL,
+                   "saving into a missing folder: expected \"cannot write the trace to ...\" on stderr, got \"%s\"", said);
 }
 
 static void test_trace_malformed(void)

@@ -1,6 +1,7 @@
 /* Unit tests of the kit's host library (the C files in common/): every public function against hand-computed values. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -597,14 +598,17 @@ static void test_sort(void)
     KIT_ASSERT_MSG(kit_verify(KIT_TYPE_I32, i32_want, i32, ARRAY_LEN(i32), msg, sizeof msg) < 0, "i32 sort: %s", msg);
 
     /* Keys that differ only above bit 31, which a 32-bit comparison would order wrongly. */
-    int64_t i64[] = {1LL << 40, -(1LL << 40), 3, -5, 1LL << 33};
-    const int64_t i64_want[] = {-(1LL << 40), -5, 3, 1LL << 33, 1LL << 40};
+    int64_t i64[] = {1LL << 40, -(1LL << 40), 3, INT64_MAX, -5, 1LL << 33, INT64_MIN};
+    const int64_t i64_want[] = {INT64_MIN, -(1LL << 40), -5, 3, 1LL << 33, 1LL << 40, INT64_MAX};
+    int64_t one = 7;
+    kit_sort(KIT_TYPE_I64, &one, 1);
+    KIT_ASSERT_MSG(one == 7, "sorting one element changed it to %lld", (long long)one);
     kit_sort(KIT_TYPE_I64, i64, ARRAY_LEN(i64));
     KIT_ASSERT_MSG(kit_verify(KIT_TYPE_I64, i64_want, i64, ARRAY_LEN(i64), msg, sizeof msg) < 0, "i64 sort: %s", msg);
 
-    /* Distinct keys, so the order is unique even though the sort is not stable; values travel with their keys. */
-    kit_kv32 kv[] = {{3, 0}, {1, 1}, {2, 2}, {-4, 3}};
-    const kit_kv32 kv_want[] = {{-4, 3}, {1, 1}, {2, 2}, {3, 0}};
+    /* Values travel with their keys, and equal keys keep their order (the sort is stable). */
+    kit_kv32 kv[] = {{3, 0}, {1, 1}, {2, 2}, {-4, 3}, {1, 4}, {INT32_MIN, 5}, {1, 6}, {INT32_MAX, 7}};
+    const kit_kv32 kv_want[] = {{INT32_MIN, 5}, {-4, 3}, {1, 1}, {1, 4}, {1, 6}, {2, 2}, {3, 0}, {INT32_MAX, 7}};
     kit_sort(KIT_TYPE_KV32, kv, ARRAY_LEN(kv));
     KIT_ASSERT_MSG(kit_verify(KIT_TYPE_KV32, kv_want, kv, ARRAY_LEN(kv), msg, sizeof msg) < 0, "kv32 sort: %s", msg);
 
@@ -2247,6 +2251,26 @@ static void test_kit_test_announce(void)
     free(output);
 }
 
+/* kit_test_stderr_begin/end: stderr is caught whole, then goes back to where it was. */
+static void test_kit_test_stderr(void)
+{
+    char buf[64], small[8];
+    KIT_ASSERT_MSG(kit_test_stderr_begin() == 0, "kit_test_stderr_begin: expected 0, got -1");
+    fprintf(stderr, "cannot write %s\n", "x.trace");
+    ssize_t wrote = write(STDERR_FILENO, "raw\n", 4); /* below stdio too */
+    kit_test_stderr_end(buf, sizeof buf);
+    KIT_ASSERT_MSG(wrote == 4, "write to the caught stderr: expected 4, got %zd", wrote);
+    KIT_ASSERT_MSG(strcmp(buf, "cannot write x.trace\nraw\n") == 0,
+                   "caught stderr: expected \"cannot write x.trace\\nraw\\n\", got \"%s\"", buf);
+    KIT_ASSERT_MSG(kit_test_stderr_begin() == 0, "a second kit_test_stderr_begin: expected 0, got -1");
+    fputs("0123456789", stderr);
+    kit_test_stderr_end(small, sizeof small);
+    KIT_ASSERT_MSG(strcmp(small, "0123456") == 0, "a catch cut to 8 bytes: expected \"0123456\", got \"%s\"", small);
+    kit_test_stderr_end(buf, sizeof buf); /* no catch under way: nothing, and stderr stays */
+    KIT_ASSERT_MSG(buf[0] == '\0', "an end without a begin: expected \"\", got \"%s\"", buf);
+    KIT_ASSERT_MSG(fcntl(STDERR_FILENO, F_GETFD) != -1, "stderr is closed after the catches");
+}
+
 /* ---- registration ---------------------------------------------------------------- */
 
 static void register_tests(void)
@@ -2341,6 +2365,7 @@ static void register_tests(void)
     kit_test_add(test, "failures are reported with their messages", test_kit_test_failures);
     kit_test_add(test, "a skipped suite counts as skipped and passes", test_kit_test_skip);
     kit_test_add(test, "kit_not_implemented announces once per process", test_kit_test_announce);
+    kit_test_add(test, "kit_test_stderr_begin/end catch stderr", test_kit_test_stderr);
 }
 
 int main(void)

@@ -113,10 +113,15 @@ __global__ void deadlock(int *out)
 static void test_deadlock_reported(void)
 {
     int out[32] = {0};
+    char said[2048];
+    kit_test_stderr_begin();
     KIT_LAUNCH(deadlock, 2, 32, 0, out);
+    kit_test_stderr_end(said, sizeof said);
     cudaError_t e = cudaGetLastError();
     KIT_ASSERT_MSG(e == cudaErrorLaunchFailure, "a deadlocked kernel gave %s, expected cudaErrorLaunchFailure",
                    cudaGetErrorName(e));
+    KIT_ASSERT_MSG(strstr(said, "deadlock in block (0,0,0): no thread can go on\n  thread (0,0,0) waits at __syncthreads"),
+                   "the deadlock report on stderr: expected the block and thread 0's barrier, got \"%s\"", said);
     KIT_ASSERT_MSG(cudaGetLastError() == cudaSuccess, "the error was not cleared by cudaGetLastError");
 }
 
@@ -409,7 +414,8 @@ static void launch_scribble(kit_type t, const void *d_A, int m, const void *d_B,
     KIT_LAUNCH(scribble, 1, 64, 0, m + n, (int *)d_C, cfg.tile);
 }
 
-static const kit_merge_lab SCRIBBLE = {"00-test:scribble", "writes C and, on request, past its ends", launch_scribble};
+static const kit_merge_lab SCRIBBLE = {"00-test:scribble", "writes C and, on request, past its ends", launch_scribble,
+                                       NULL, NULL};
 
 /* Index of the first byte of p[0..bytes) that is not `value`, or -1. */
 static long first_other(const unsigned char *p, size_t bytes, unsigned char value)

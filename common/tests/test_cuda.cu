@@ -68,10 +68,12 @@ static void test_gpu_count(void)
     strcpy(why, "junk");
     int count = kit_gpu_count(why, sizeof why);
     KIT_ASSERT_MSG(count >= 0, "kit_gpu_count: expected >= 0, got %d", count);
-    if (count == 0) {
-        KIT_ASSERT_MSG(strncmp(why, "no usable GPU", 13) == 0,
-                       "no GPU: the reason should start with \"no usable GPU\", got \"%s\"", why);
-        KIT_ASSERT_MSG(strlen(why) > 13, "no GPU: the reason should say more than \"%s\"", why);
+    if (count == 0 && access(KIT_NVIDIA_DRIVER, F_OK) != 0) {
+        KIT_ASSERT_MSG(strncmp(why, "no GPU found", 12) == 0,
+                       "no NVIDIA driver: the reason should start with \"no GPU found\", got \"%s\"", why);
+    } else if (count == 0) {
+        KIT_ASSERT_MSG(strncmp(why, "no usable GPU: ", 15) == 0 && strlen(why) > 15,
+                       "a driver but no GPU: the reason should be \"no usable GPU: <why>\", got \"%s\"", why);
     } else {
         cudaError_t err = cudaSetDevice(count - 1);
         KIT_ASSERT_MSG(err == cudaSuccess, "%d GPUs reported, but device %d cannot be selected: %s", count, count - 1,
@@ -80,6 +82,25 @@ static void test_gpu_count(void)
     char why2[160];
     int again = kit_gpu_count(why2, sizeof why2);
     KIT_ASSERT_MSG(again == count, "a second kit_gpu_count: expected %d, got %d", count, again);
+}
+
+/* The skip reason: "no GPU found" without a driver (not the runtime's cudaErrorInsufficientDriver). */
+static void test_gpu_none_reason(void)
+{
+    static const struct {
+        const char *driver, *err_name, *expected;
+    } cases[] = {
+        {"/no/such/driver", "cudaErrorInsufficientDriver", "no GPU found (no NVIDIA driver is loaded)"},
+        {"/no/such/driver", NULL, "no GPU found (no NVIDIA driver is loaded)"},
+        {"/", "cudaErrorInsufficientDriver", "no usable GPU: too old (cudaErrorInsufficientDriver)"},
+        {"/", NULL, "no usable GPU: the CUDA runtime reports 0 devices"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char why[160];
+        kit_gpu_none_reason(cases[i].driver, cases[i].err_name, "too old", why, sizeof why);
+        KIT_ASSERT_MSG(strcmp(why, cases[i].expected) == 0, "kit_gpu_none_reason(%s, %s): expected \"%s\", got \"%s\"",
+                       cases[i].driver, cases[i].err_name ? cases[i].err_name : "NULL", cases[i].expected, why);
+    }
 }
 
 static void test_sync_launches(void)
@@ -251,6 +272,7 @@ static void register_tests(void)
 {
     CU_pSuite probe = kit_test_suite("GPU probe and settings");
     kit_test_add(probe, "kit_gpu_count", test_gpu_count);
+    kit_test_add(probe, "kit_gpu_none_reason", test_gpu_none_reason);
     kit_test_add(probe, "kit_sync_launches", test_sync_launches);
 
     CU_pSuite check = kit_test_suite("CUDA_CHECK");

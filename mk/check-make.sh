@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# make test's check of the Makefile's own promises, read from `make -n` (which prints the commands
+# and runs none, bar the sub-makes that print theirs): without a GPU nothing is built by nvcc and
+# the C programs link no nvcc object; GPU=1 builds the GPU binaries; make test compiles with -Werror;
+# LAB=1, LAB=01 and LAB=01-sequential-merge all name lab 1, and a LAB that names no lab is refused.
+# Then mk/run-tests.sh's: a log per program, even for two programs of one name; a test that passes
+# but prints an error-looking line fails; the programs after a --build that failed do not run.
+# Usage: check-make.sh
+set -u
+cd "$(dirname "$0")/.."
+unset MAKEFLAGS MFLAGS MAKELEVEL # a make of its own, not a sub-make of the one that runs make test
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { echo "  FAIL  check-make: $1; reproduce: $2"; failed=$((failed + 1)); }
+empty=$(mktemp -d /tmp/kit-check-make-XXXXXX) # an empty build folder, so that -n lists every step
+trap 'rm -rf "$empty"' EXIT
+dry() { make -n --no-print-directory V=1 BUILD="$empty" "$@" 2>&1; } # V=1: the sub-makes print too
+
+# make test's builds are the targets test-first-builds and test-lab-builds (run-tests.sh starts them).
+builds="test-first-builds test-lab-builds"
+out=$(dry $builds GPU=0)
+repro="make -n $builds V=1 GPU=0 BUILD=\$(mktemp -d)"
+# Only libkit.a's one nvcc object, which the self-test's GPU-mode case needs (see TEST_BUILDS).
+nvcc_steps=$(grep -E '(^|/)nvcc .*(-c|-o) ' <<<"$out" | grep -v -- '-c common/kit_cuda.cu -o' | head -n 1)
+[ -z "$nvcc_steps" ] && ok || bad "GPU=0: make test still runs nvcc: ${nvcc_steps:0:160}" "$repro"
+linked=$(grep -E ' -o [^ ]*/(tests|tools|grader|labs/[a-z-]+/[^/ ]+)/[^ /]+$' <<<"$out" | grep 'libkit\.a' | head -n 1)
+[ -z "$linked" ] && ok || bad "GPU=0: a program still links libkit.a (nvcc objects): ${linked:0:160}" "$repro"
+grep -Eq '(^|/)gcc .*-Werror .*-c common/kit_gen\.c' <<<"$out" && ok ||
+    bad "make test compiles common/kit_gen.c without -Werror" "$repro"
+grep -Eq 'g\+\+ .*-DKIT_CPU .*-Werror .*-c common/kit_cpu\.cc' <<<"$out" && ok ||
+    bad "make test compiles the CPU build (common/kit_cpu.cc) without -Werror" "$repro"
+
+# The builds that run-tests.sh starts get the command line's variables (BUILD=... here).
+out=$(dry test GPU=0 CXXFLAGS="-O1 -g" | grep -o "MAKEFLAGS='[^']*'" | grep -F 'CXXFLAGS=-O1\ -g' | grep -cF "BUILD=$empty")
+[ "$out" = 2 ] && ok || bad "make test's two builds do not both get the command line's CXXFLAGS and BUILD" \
+    "make -n test CXXFLAGS='-O1 -g' BUILD=/tmp/x"
+
+out=$(dry $builds GPU=1)
+repro="make -n $builds V=1 GPU=1 BUILD=\$(mktemp -d)"
+steps=("-c common/kit_cuda.cu" "-c common/tests/test_cuda.cu")
+# The lab programs that make test builds for its skeleton and driver checks (not in the student's kit).
+[ -d solutions ] && steps+=("labs/sol/01-sequential-merge/test" "labs/student/09-merge-sort/driver")
+for step in "${steps[@]}"; do
+    grep -E '(^|/)nvcc ' <<<"$out" | grep -qF -- "$step" && ok || bad "GPU=1: make test has no nvcc step for '$step'" "$repro"
+done
+
+for lab in 1 01 01-sequential-merge 01-seq; do
+    out=$(dry run LAB=$lab GPU=0)
+    grep -q 'student-cpu/01-sequential-merge/driver' <<<"$out" && ok ||
+        bad "LAB=$lab does not pick lab 01-sequential-merge for make run" "make -n run LAB=$lab"
+    out=$(dry check LAB=$lab GPU=0)
+    grep -q 'student-cpu/01-sequential-merge/test' <<<"$out" && ok ||
+        bad "LAB=$lab does not pick lab 01-sequential-merge for make check" "make -n check LAB=$lab"
+done
+for lab in 0 10 1-sequential-merge nosuch; do
+    out=$(make --no-print-directory run LAB=$lab BUILD="$empty" 2>&1)
+    status=$?
+    [ $status = 2 ] && grep -q 'say which lab' <<<"$out" && ok ||
+        bad "LAB=$lab should be refused (exit 2, 'say which lab'), got exit $status: ${out:0:120}" "make run LAB=$lab"
+done
+
+# mk/run-tests.sh on made-up programs: two called "test" (as every lab's is), one that passes
+# noisily, one that passes quietly.
+fake=$empty/fake
+mkdir -p "$fake/a" "$fake/b"
+printf '#!/bin/sh\necho "$1: 1 passed, 0 failed, 0 skipped"\n' >"$fake/a/test"
+cp "$fake/a/test" "$fake/b/test"
+printf '#!/bin/sh\necho "cannot write the trace to /x" >&2\necho "noisy: 1 passed, 0 failed, 0 skipped"\n' >"$fake/noisy"
+chmod +x "$fake/a/test" "$fake/b/test" "$fake/noisy"
+repro="bash mk/check-make.sh"
+out=$(KIT_BUILD="$fake" JOBS=2 bash mk/run-tests.sh "$fake/logs" "$fake/a/test first" "$fake/b/test second" 2>&1)
+[ $? = 0 ] && grep -q first "$fake/logs/a-test.log" && grep -q second "$fake/logs/b-test.log" && ok ||
+    bad "run-tests.sh: two programs named test did not pass into logs of their own: $(ls "$fake/logs" | tr '\n' ' ')" "$repro"
+out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" "$fake/noisy" 2>&1)
+[ $? = 1 ] && grep -q 'FAIL.*noisy: 1 passed.*but it printed' <<<"$out" && grep -q 'cannot write the trace' <<<"$out" && ok ||
+    bad "run-tests.sh: a passing program that printed 'cannot write the trace' was not failed: ${out:0:200}" "$repro"
+out=$(KIT_BUILD="$fake" JOBS=2 bash mk/run-tests.sh "$fake/logs" --build "a broken one" "false" "$fake/a/test after" 2>&1)
+[ $? = 1 ] && grep -q 'FAIL.*the build of a broken one' <<<"$out" && grep -q 'FAILED: a-test (not run)' <<<"$out" &&
+    [ ! -f "$fake/logs/a-test.log" ] && ok ||
+    bad "run-tests.sh: a program listed after a failed --build ran, or the failure went unsaid: ${out:0:200}" "$repro"
+
+echo "check-make: $passed passed, $failed failed, 0 skipped"
+[ $failed = 0 ]
