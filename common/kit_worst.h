@@ -85,9 +85,17 @@ int kit_worst_warp_with(int w, int E, int left, kit_worst_subproblem_fn sub, kit
 
 /**
  * kit_worst_warp_with, from a subproblem already computed: @p count tuples (a[i], b[i]).
- * @param[in]  a, b   the subproblem's tuples
- * @param[in]  count  how many there are (must be w/d)
- * The other parameters and the return are kit_worst_warp_with's.
+ * @param[in]  w      banks and threads (2 .. 1024)
+ * @param[in]  E      keys per thread, 1 < E <= w
+ * @param[in]  left   1 for an L warp, 0 for an R warp
+ * @param[in]  a      keys of A of each tuple
+ * @param[in]  b      keys of B of each tuple
+ * @param[in]  count  how many tuples there are (must be w/d)
+ * @param[in]  order  the within-thread order
+ * @param[out] T      w splits, thread 0 first
+ * @param[out] err    why not: bad w or E, a wrong count, or a tuple that is not a valid split
+ * @param[in]  errlen size of @p err
+ * @return 0, or -1 with a message in @p err
  */
 int kit_worst_warp_from(int w, int E, int left, const int *a, const int *b, int count, kit_worst_order_fn order,
                         kit_worst_split *T, char *err, size_t errlen);

@@ -49,7 +49,7 @@ for lab in 1 01 01-sequential-merge 01-seq; do
     grep -q 'student-cpu/01-sequential-merge/driver' <<<"$out" && ok ||
         bad "LAB=$lab does not pick lab 01-sequential-merge for make run" "make -n run LAB=$lab"
     out=$(dry check LAB=$lab GPU=0)
-    grep -q 'student-cpu/01-sequential-merge/test' <<<"$out" && ok ||
+    grep -q 'mk/check.sh .* 01-sequential-merge' <<<"$out" && ok ||
         bad "LAB=$lab does not pick lab 01-sequential-merge for make check" "make -n check LAB=$lab"
 done
 for lab in 0 10 1-sequential-merge nosuch; do
