@@ -304,12 +304,11 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 # The golden counts: ncu's shared-memory counts of every launch of the specs of labs 3-9 on an H100,
 # with the simulator's (results/README.md); make test recounts the simulator's (mk/lab-counts.sh).
 LAB_COUNTS_GOLDEN := results/2026-11-25-h100-lab-counts.tsv
-# make test builds in two steps, both with -Werror. The first builds what the longest tests need:
-# the grader and the kit's own tests. Those tests then start (the self-test, the longest, first)
-# while the second step builds the lab programs beside them; the lab programs' tests and checks
-# start when it is done. In the student's kit (no solutions/) the second step is the CPU build's
-# tests alone. The self-test also grades one submission in GPU mode, a compile error that nvcc
-# must report, and the grader wants libkit.a for that: its one nvcc object takes seconds.
+# make test builds everything first, with -Werror, then runs its tests one at a time (TEST_JOBS=1):
+# run beside the build or beside each other on 2 cores, the graded runners hit their timeouts. In
+# the student's kit (no solutions/) the lab builds are the CPU build's tests alone. The self-test
+# also grades one submission in GPU mode, a compile error that nvcc must report, and the grader
+# wants libkit.a for that: its one nvcc object takes seconds.
 TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(LIBKIT)) $(KIT_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ)
 TEST_LAB_BUILDS := $(CPU_TESTS) $(SOL_TESTS) \
                    $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS))
@@ -319,7 +318,7 @@ TEST_FIRST := $(call sol,$(BUILD)/tests/test_selftest "bash mk/check-dist.sh $(B
 TEST_LAB := $(CPU_TESTS) $(SOL_TESTS) \
             $(call sol,"bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)")
 # Test programs run TEST_JOBS at once, beside the build (which has JOBS of its own).
-TEST_JOBS ?= $(JOBS)
+TEST_JOBS ?= 1
 # A build that run-tests.sh starts: a make with job slots of its own (this one's are closed to it),
 # and this one's flags and command-line variables (BUILD=..., GPU=1, ...).
 TEST_MAKE = MAKEFLAGS='$(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))' $(MAKE) -j$(JOBS) \
@@ -337,8 +336,8 @@ test:
 	@$(if $(call gpu,1),,echo "== no GPU here: the GPU binaries are left out (GPU=1 builds them)")
 	@KIT_GRADER=$(GRADER) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" KIT_BUILD=$(BUILD) JOBS=$(TEST_JOBS) \
 	  bash mk/run-tests.sh $(BUILD)/test-logs \
-	  --build "the grader and the kit's tests" "$(TEST_MAKE) test-first-builds" $(TEST_FIRST) \
-	  --build "the lab programs" "$(TEST_MAKE) test-lab-builds" $(TEST_LAB)
+	  --build "the grader, the kit's tests and the lab programs" "$(TEST_MAKE) test-first-builds test-lab-builds" \
+	  $(TEST_FIRST) $(TEST_LAB)
 
 # make grade grades SUBMISSION; by default the solutions, which must score 100%, or in the
 # student's kit (no solutions/) the student's own labs/.

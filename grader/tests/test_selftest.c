@@ -789,8 +789,9 @@ static void test_check_skeleton_and_hidden(void)
 /*
  * The student kit has no solutions/: there make check and make grade build a lab that uses earlier
  * labs with the student's own copies, the object check's baseline too (it once looked for the
- * solutions' copies and refused every such lab). A kit of links to this one's common/, labs/,
- * grader/ and mk/, without solutions/, checks lab 3 on the solutions' files of labs 1 to 3.
+ * solutions' copies and refused every such lab). A kit of copies of this one's common/, labs/,
+ * grader/ and mk/ (copies, not links: a kit under /tmp is seen from inside the sandbox's own /tmp
+ * only where it lies), without solutions/, checks lab 3 on the solutions' files of labs 1 to 3.
  */
 static void test_student_kit_uses(void)
 {
@@ -803,7 +804,7 @@ static void test_student_kit_uses(void)
     snprintf(log, sizeof log, "%s/selftest-grader.log", build);
     snprintf(cmd, sizeof cmd,
              "set -e; rm -rf '%s' '%s' '%s'; mkdir -p '%s' '%s'; for d in common labs grader mk; do "
-             "ln -s \"$PWD/$d\" '%s/'; done; cp -r solutions/01-sequential-merge solutions/02-co-rank "
+             "cp -r \"$PWD/$d\" '%s/'; done; cp -r solutions/01-sequential-merge solutions/02-co-rank "
              "solutions/03-basic-merge '%s/'",
              kit, sub, work, kit, sub, kit, sub);
     KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", kit);

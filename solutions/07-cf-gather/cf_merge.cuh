@@ -15,7 +15,6 @@
 #ifndef LAB07_CF_MERGE_CUH
 #define LAB07_CF_MERGE_CUH
 
-#include "co_rank.cuh" /* lab 2's co_rank: where the block's tile begins and ends in A */
 #include "kit_lab.h"
 
 /** Banks of shared memory, and threads of a warp: w in the paper. */
@@ -170,8 +169,18 @@ __global__ void cf_merge_kernel(const T *A, int m, const T *B, int n, T *C)
     for (long long c0 = (long long)blockIdx.x * tile; c0 < total; c0 += (long long)gridDim.x * tile) {
         int len = (int)(total - c0 < tile ? total - c0 : tile);
         /* The tile's parts of A and B: two co-ranks in global memory, by threads 0 and 1. */
-        for (int r = i; r < 2; r += u)
-            part[r] = co_rank((int)c0 + (r == 0 ? 0 : len), A, m, B, n);
+        for (int r = i; r < 2; r += u) {
+            int diag = (int)c0 + (r == 0 ? 0 : len);
+            int lo = diag > n ? diag - n : 0, hi = diag < m ? diag : m;
+            while (lo < hi) {
+                int mid = lo + ((hi - lo) >> 1);
+                if (A[mid] <= B[diag - 1 - mid])
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            part[r] = lo;
+        }
         __syncthreads();
         int a0 = part[0], n_a = part[1] - part[0], n_b = len - n_a, b0 = (int)c0 - a0;
         /* rho(A u pi(B)): A key x at logical position x, B key b at tile - 1 - b. */

@@ -82,6 +82,13 @@ struct lab07_probe_dispatch<T, 33> {
     static void launch(const T *, int, const T *, const int *, T *, int, int) {}
 };
 
+/* x clamped into [lo, hi] (lo below 0 counts as 0). */
+static int lab07_clamp(int x, int lo, int hi)
+{
+    lo = lo < 0 ? 0 : lo;
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
 /* Lab 7's measured kernel: the gather of the first full tile of the merge of A and B (none if the inputs are shorter). */
 template <typename T>
 static void lab07_measure_typed(const T *A, int m, const T *B, int n, kit_merge_cfg cfg)
@@ -89,10 +96,12 @@ static void lab07_measure_typed(const T *A, int m, const T *B, int n, kit_merge_
     int E = cfg.tile, u = cfg.threads, tile = u * E;
     if (E < 2 || E > 32 || u % CF_W != 0 || m + n < tile)
         return;
-    int ta = co_rank(tile, A, m, B, n), tb = tile - ta; /* lab 2's co_rank, on the host */
+    /* lab 2's co_rank, on the host; clamped into range, so that a skeleton's or a wrong co_rank
+       cannot make the harness read past A or B (the gather's check then fails instead) */
+    int ta = lab07_clamp(co_rank(tile, A, m, B, n), tile - n, m), tb = tile - ta;
     int *split = (int *)kit_xmalloc(((size_t)u + 1) * sizeof(int));
     for (int i = 0; i <= u; i++)
-        split[i] = co_rank(i * E, A, ta, B, tb);
+        split[i] = lab07_clamp(co_rank(i * E, A, ta, B, tb), i * E - tb, ta < i * E ? ta : i * E);
     T *d_A = (T *)kit_device_copy(A, (size_t)ta * sizeof(T) + 1), *d_B = (T *)kit_device_copy(B, (size_t)tb * sizeof(T) + 1);
     int *d_split = (int *)kit_device_copy(split, ((size_t)u + 1) * sizeof(int));
     T *d_out;

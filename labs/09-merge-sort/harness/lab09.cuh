@@ -195,7 +195,7 @@ __global__ void ms_gather_probe(const T *runs, int len, T *out, int r)
     __syncthreads();
     lab09_share h = lab09_share_of<E>(i, r, len);
     const T *A = runs + h.base, *B = A + h.half;
-    int a = co_rank(h.d, A, h.n_a, B, h.n_b), a_end = co_rank(h.d + h.count, A, h.n_a, B, h.n_b);
+    int a = ms_co_rank(A, h.n_a, B, h.n_b, h.d), a_end = ms_co_rank(A, h.n_a, B, h.n_b, h.d + h.count);
     T key[E];
     int origin[E];
     ms_cf_gather<T, E>(S, h.base, h.region, a, h.diag - a, a_end - a, h.count, key, origin);
@@ -227,7 +227,7 @@ __global__ void ms_serial_probe(const T *runs, int len, T *out, int r)
     __syncthreads();
     lab09_share h = lab09_share_of<E>(i, r, len);
     const T *A = runs + h.base, *B = A + h.half;
-    int a = co_rank(h.d, A, h.n_a, B, h.n_b);
+    int a = ms_co_rank(A, h.n_a, B, h.n_b, h.d);
     T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
     ms_serial_merge<T, E>(S, h.base + a, h.base + h.n_a, h.base + h.half + h.d - a, h.base + h.half + h.n_b, h.count, key);
     KIT_UNROLL
