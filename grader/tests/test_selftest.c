@@ -800,13 +800,13 @@ static void test_student_kit_uses(void)
     snprintf(kit, sizeof kit, "%s/selftest-student-kit", build);
     snprintf(sub, sizeof sub, "%s/selftest-student-labs", build);
     snprintf(work, sizeof work, "%s/selftest-student-work", build);
-    snprintf(lib, sizeof lib, "%s/libkitcpu.a", build);
+    snprintf(lib, sizeof lib, "%s/libkitcpu.a", kit); /* a copy inside the kit: the sandbox sees a kit under /tmp, not all of /tmp */
     snprintf(log, sizeof log, "%s/selftest-grader.log", build);
     snprintf(cmd, sizeof cmd,
              "set -e; rm -rf '%s' '%s' '%s'; mkdir -p '%s' '%s'; for d in common labs grader mk; do "
              "cp -r \"$PWD/$d\" '%s/'; done; cp -r solutions/01-sequential-merge solutions/02-co-rank "
-             "solutions/03-basic-merge '%s/'",
-             kit, sub, work, kit, sub, kit, sub);
+             "solutions/03-basic-merge '%s/'; cp '%s/libkitcpu.a' '%s/'",
+             kit, sub, work, kit, sub, kit, sub, build, kit);
     KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", kit);
     char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", kit, "--submission", sub, "--lab",
                     "03", "--mode", "cpu", "--public", "--brief", "--libkit-cpu", lib, "--work", work, NULL};
