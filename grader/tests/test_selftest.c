@@ -796,7 +796,7 @@ static void test_check_skeleton_and_hidden(void)
 static void test_student_kit_uses(void)
 {
     const char *build = env_or("KIT_BUILD", "build");
-    char kit[512], sub[512], work[512], lib[600], log[512], cmd[4096];
+    char kit[512], sub[512], work[512], lib[600], log[512], cmd[8192];
     snprintf(kit, sizeof kit, "%s/selftest-student-kit", build);
     snprintf(sub, sizeof sub, "%s/selftest-student-labs", build);
     snprintf(work, sizeof work, "%s/selftest-student-work", build);
