@@ -304,21 +304,23 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 # The golden counts: ncu's shared-memory counts of every launch of the specs of labs 3-9 on an H100,
 # with the simulator's (results/README.md); make test recounts the simulator's (mk/lab-counts.sh).
 LAB_COUNTS_GOLDEN := results/2026-11-25-h100-lab-counts.tsv
-# make test builds everything first, with -Werror, then runs its tests one at a time (TEST_JOBS=1):
-# run beside the build or beside each other on 2 cores, the graded runners hit their timeouts. In
-# the student's kit (no solutions/) the lab builds are the CPU build's tests alone. The self-test
-# also grades one submission in GPU mode, a compile error that nvcc must report, and the grader
-# wants libkit.a for that: its one nvcc object takes seconds.
+# make test builds everything first, with -Werror, then runs its tests TEST_JOBS at once. A graded
+# runner's limit in CPU mode is its CPU time, so tests that share the cores do not time each
+# other's runners out. The grader's self-test runs in three parts (test_selftest.c's main), the
+# longest programs first. In the student's kit (no solutions/) the lab builds are the CPU build's
+# tests alone. The self-test also grades one submission in GPU mode, a compile error that nvcc
+# must report, and the grader wants libkit.a for that: its one nvcc object takes seconds.
 TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(LIBKIT)) $(KIT_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ)
 TEST_LAB_BUILDS := $(CPU_TESTS) $(SOL_TESTS) \
                    $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS))
-TEST_FIRST := $(call sol,$(BUILD)/tests/test_selftest "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
+TEST_FIRST := $(call sol,"$(BUILD)/tests/test_selftest rest" "$(BUILD)/tests/test_selftest fixtures 0/2" \
+              "$(BUILD)/tests/test_selftest fixtures 1/2" "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
               "bash mk/test-slurm.sh $(BUILD) $(GRADER)" "bash mk/lab-counts.sh test $(GRADER) $(LAB_COUNTS_GOLDEN)") $(filter-out %/test_selftest,$(KIT_TESTS)) \
               "bash mk/check-docs.sh $(BUILD)" "bash mk/check-make.sh"
 TEST_LAB := $(CPU_TESTS) $(SOL_TESTS) \
             $(call sol,"bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)")
-# Test programs run TEST_JOBS at once, beside the build (which has JOBS of its own).
-TEST_JOBS ?= 1
+# Test programs run TEST_JOBS at once (one per core), after the build.
+TEST_JOBS ?= $(JOBS)
 # A build that run-tests.sh starts: a make with job slots of its own (this one's are closed to it),
 # and this one's flags and command-line variables (BUILD=..., GPU=1, ...).
 TEST_MAKE = MAKEFLAGS='$(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))' $(MAKE) -j$(JOBS) \

@@ -89,6 +89,26 @@ static size_t key_bound(kit_type t, const void *data, size_t n, int64_t x, int u
     return lo;
 }
 
+/*
+ * key_bound() for data[from..n), where every element before `from` is known to be below x: a
+ * galloping search from `from` (steps 1, 2, 4, ... then a bisection), so that bounds asked for in
+ * increasing order of x cost about the log of the distance moved, not of n.
+ */
+static size_t key_bound_from(kit_type t, const void *data, size_t n, int64_t x, int upper, size_t from)
+{
+    size_t lo = from, step = 1;
+    while (lo < n) {
+        size_t probe = n - lo > step ? lo + step - 1 : n - 1;
+        int64_t k = kit_key_at(t, data, probe);
+        if (!(k < x || (upper && k == x)))
+            break;
+        lo = probe + 1;
+        step *= 2;
+    }
+    size_t hi = n - lo > step ? lo + step : n;
+    return lo + key_bound(t, (const char *)data + lo * kit_type_size(t), hi - lo, x, upper);
+}
+
 static const char *elem(const void *data, size_t i, size_t size)
 {
     return (const char *)data + i * size;
@@ -100,6 +120,7 @@ long long kit_check_merge(kit_type t, const void *A, size_t m, const void *B, si
     size_t size = kit_type_size(t), total = m + n;
     char g[64], e[64];
     say(msg, msglen, "%s", "");
+    size_t a_done = 0, b_done = 0; /* A's and B's elements of the keys below this run's */
     for (size_t s = 0, end; s < total; s = end) {
         int64_t x = kit_key_at(t, C, s);
         if (s > 0 && kit_key_at(t, C, s - 1) > x) {
@@ -110,8 +131,10 @@ long long kit_check_merge(kit_type t, const void *A, size_t m, const void *B, si
         for (end = s + 1; end < total && kit_key_at(t, C, end) == x;)
             end++;
         /* the run of x must be A's run of x, then B's */
-        size_t la = key_bound(t, A, m, x, 0), na = key_bound(t, A, m, x, 1) - la;
-        size_t lb = key_bound(t, B, n, x, 0), nb = key_bound(t, B, n, x, 1) - lb;
+        size_t la = key_bound_from(t, A, m, x, 0, a_done), na = key_bound_from(t, A, m, x, 1, la) - la;
+        size_t lb = key_bound_from(t, B, n, x, 0, b_done), nb = key_bound_from(t, B, n, x, 1, lb) - lb;
+        a_done = la + na;
+        b_done = lb + nb;
         if (end - s != na + nb) {
             say(msg, msglen, "index %zu: key %" PRId64 " appears %zu times from here, but A and B hold it %zu + %zu times", s,
                 x, end - s, na, nb);

@@ -21,6 +21,7 @@ typedef struct build_env {
     const char *cxx;            /**< g++ (the source check always preprocesses as the CPU build) */
     int cpu;                    /**< 1: the CPU build, kernels on the kit's emulation */
     const char *nvcc_flags;     /**< extra flags of GPU builds, space-separated (the -gencode list) */
+    const char *defines;        /**< extra flags of every compile in both modes, space-separated (spec_runner_pairs()), or "" */
     const char *libkit;         /**< the kit's library for this mode, absolute */
     int timeout_s;              /**< the limit of one compiler run */
     unsigned uid;               /**< the sandbox user, 0 to stay who we are */
@@ -40,5 +41,8 @@ typedef struct build_env {
  * @return 0 when the runner is built, else -1
  */
 int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len);
+
+/** Removes a folder the grader made (a scratch or build folder), with what it holds; best effort. */
+void build_remove_tree(const char *dir);
 
 #endif

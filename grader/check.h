@@ -61,6 +61,13 @@ typedef struct check_env {
 } check_env;
 
 /**
+ * A test's time limits: in CPU mode (@p cpu) its CPU time is the limit, @p timeout_s seconds, and
+ * the wall clock a backstop at three times that plus 2 s (a busy machine does not time a runner
+ * out); in GPU mode the wall clock, with the CPU limit a second above it.
+ */
+void check_time_limits(int cpu, int timeout_s, sb_limits *lim);
+
+/**
  * Puts the policy into one run's limits. @p compiling picks the compiler's memory limit; the run
  * may write @p writable (NULL-terminated: the compiler's output folder, the GPU tools' logs) and
  * nothing else; a CPU runner writes nothing (NULL), and

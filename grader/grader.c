@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -53,7 +52,7 @@ typedef struct options {
     const char *out;          /* ...into one result file per student here (grader/shard.h) */
     const char *gather;       /* merge the result files of this folder into the gradebook */
     double expect;            /* fail (exit 1) below this percentage; < 0 to never fail */
-    int timeout_s;            /* default per-test wall-clock limit */
+    int timeout_s;            /* default per-test limit: CPU time in CPU mode, wall clock in GPU mode (check.c) */
     int compile_timeout_s;
     const char *nvcc;
     const char *nvcc_flags;   /* space-separated extra flags, e.g. the -gencode list */
@@ -124,7 +123,7 @@ static void usage(FILE *f, const char *prog)
             "  --gather DIR          merge the results in DIR into --gradebook; with --batch, every student there\n"
             "                        gets a row, and one without a result a row that says result:missing\n"
             "  --expect PERCENT      exit 1 if the score is below PERCENT (self-checks)\n"
-            "  --timeout S           default limit per test in seconds (default 10)\n"
+            "  --timeout S           default limit per test in seconds (default 10): CPU time in CPU mode\n"
             "  --compile-timeout S   limit for building a lab (default 300)\n"
             "  --nvcc PATH           the CUDA compiler (default nvcc found in PATH)\n"
             "  --nvcc-flags FLAGS    extra flags for it, such as -gencode lists\n"
@@ -586,14 +585,6 @@ static int copy_submitted(const char *submission, const char *lab, const char *f
     return in < 0 ? -1 : copy_to(in, to, why, len);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path) == 0 ? 0 : 0; /* best effort: keep going */
-}
-
 /*
  * Can the sandbox user use `path`? A folder must let others pass (o+x), a file
  * let others read (o+r), and every folder above it let others pass.
@@ -765,7 +756,9 @@ static void grade_lab(const options *o, const char *submission, const char *show
     const spec_lab *spec = &res->spec;
     char why[512] = "", scratch[4200], runner[4400];
     verdict whole = prepare_scratch(o, submission, spec, scratch, sizeof scratch, why, sizeof why);
-    build_env b = {o->kit, o->work, compiler, o->cxx_path, cpu, o->nvcc_flags, libkit, o->compile_timeout_s,
+    char pairs[160];
+    spec_runner_pairs(spec, pairs, sizeof pairs); /* a runner for the (type, E) pairs its tests launch */
+    build_env b = {o->kit, o->work, compiler, o->cxx_path, cpu, o->nvcc_flags, pairs, libkit, o->compile_timeout_s,
                    o->uid, o->gid, &o->box};
     if (whole == V_PASS && build_runner(&b, spec, scratch, why, sizeof why) != 0)
         whole = V_COMPILE;
@@ -776,7 +769,7 @@ static void grade_lab(const options *o, const char *submission, const char *show
     for (int t = 0; t < spec->ntasks; t++)
         grade_task(spec, t, &env, whole, why, shown, res);
     if (!o->keep && scratch[0])
-        nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        build_remove_tree(scratch);
 }
 
 /* What stays the same for every submission of a run. */

@@ -624,8 +624,10 @@ const char *sb_isolation_report(void)
 
 static void apply_limits(const sb_limits *lim, long nproc_limit)
 {
-    if (lim->cpu_s > 0)
-        set_limit(RLIMIT_CPU, (rlim_t)lim->cpu_s);
+    if (lim->cpu_s > 0) { /* SIGXCPU at the limit; the kernel's SIGKILL a second later, for a runner that ignores it */
+        struct rlimit r = {(rlim_t)lim->cpu_s, (rlim_t)lim->cpu_s + 1};
+        setrlimit(RLIMIT_CPU, &r);
+    }
     if (lim->file_bytes > 0)
         set_limit(RLIMIT_FSIZE, (rlim_t)lim->file_bytes);
     if (nproc_limit > 0)
@@ -757,6 +759,10 @@ int sb_run(char *const argv[], const sb_limits *lim, sb_result *res)
     } else if (WIFSIGNALED(status)) {
         res->kind = SB_SIGNALED;
         res->code = WTERMSIG(status);
+        /* killed at the hard CPU limit (SIGXCPU ignored): the CPU time limit all the same */
+        double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+        if (res->code == SIGKILL && lim->cpu_s > 0 && cpu >= (double)lim->cpu_s)
+            res->code = SIGXCPU;
     } else {
         res->kind = SB_EXITED;
         res->code = WEXITSTATUS(status);
@@ -776,7 +782,7 @@ void sb_describe(const sb_result *res, const sb_limits *lim, char *buf, unsigned
     case SB_ERROR: snprintf(buf, len, "could not start: %s", strerror(res->code)); break;
     case SB_SIGNALED:
         if (res->code == SIGXCPU)
-            snprintf(buf, len, "timeout: CPU time limit of %ld s", lim->cpu_s);
+            snprintf(buf, len, "timeout after %ld s of CPU time", lim->cpu_s);
         else if (res->code == SIGXFSZ)
             snprintf(buf, len, "output too large (over %lld bytes)", lim->file_bytes);
         else if (res->code == SIGSYS && lim->seccomp)

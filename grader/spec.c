@@ -299,3 +299,23 @@ int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, 
     }
     return 0;
 }
+
+int spec_runner_pairs(const spec_lab *lab, char *buf, size_t len)
+{
+    unsigned long long mask[4] = {0, 0, 0, 0}; /* by kit_type: I32 1, I64 2, KV32 3 */
+    int pairs = 0;
+    buf[0] = '\0';
+    for (int x = 0; x < lab->ntests; x++) {
+        const spec_test *t = &lab->tests[x];
+        if (strcmp(t->op, "merge") != 0 && strcmp(t->op, "sort") != 0)
+            continue;
+        if (t->tile <= 0 || t->tile >= 64 || t->type < KIT_TYPE_I32 || t->type > KIT_TYPE_KV32)
+            return 0; /* the runner's default tile, or one no mask holds: build every pair */
+        pairs += (mask[t->type] >> t->tile & 1ULL) == 0;
+        mask[t->type] |= 1ULL << t->tile;
+    }
+    if (pairs > 0)
+        snprintf(buf, len, "-DKIT_RUNNER_E_I32=0x%llxULL -DKIT_RUNNER_E_I64=0x%llxULL -DKIT_RUNNER_E_KV32=0x%llxULL",
+                 mask[KIT_TYPE_I32], mask[KIT_TYPE_I64], mask[KIT_TYPE_KV32]);
+    return pairs;
+}

@@ -36,7 +36,7 @@ typedef struct spec_test {
     /** @{ */
     int blocks, threads, tile; /**< merge kernels: the launch (blocks 0 when the lab has no kernel) */
     /** @} */
-    int timeout_s;          /**< wall-clock limit, 0 for the grader's default */
+    int timeout_s;          /**< time limit (check_time_limits()), 0 for the grader's default */
     int alg;                /**< pbs: the search, 0 (PBS), 1 (PBS-CF) or 2 (PBS-CL); sort: 1 (CF) or 3 (baseline) */
     kit_pbs_queries queries; /**< pbs: the query set */
     char conflict_cmp;       /**< a conflict threshold: '<' (conflicts<=N), '=' (conflicts==N), '>' (conflicts>=N), or 0 for none */
@@ -105,5 +105,17 @@ int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, 
 
 /** @return the index of the task called @p name, or -1. */
 int spec_find_task(const spec_lab *lab, const char *name);
+
+/**
+ * The (key type, E) pairs the lab's merge and sort tests launch (op=merge or op=sort, E their
+ * tile), as the compiler flags that build a runner for those alone (common/kit_runner_pairs.h):
+ * "-DKIT_RUNNER_E_I32=0x... -DKIT_RUNNER_E_I64=0x... -DKIT_RUNNER_E_KV32=0x...". Empty when the
+ * lab has no such test, or when one of them leaves its tile to the runner's default.
+ * @param[in]  lab the spec, with the tests that will run
+ * @param[out] buf the flags, space-separated
+ * @param[in]  len size of @p buf (100 bytes are enough)
+ * @return the number of pairs, 0 when @p buf is empty
+ */
+int spec_runner_pairs(const spec_lab *lab, char *buf, size_t len);
 
 #endif

@@ -59,8 +59,8 @@ for lab in 0 10 1-sequential-merge nosuch; do
         bad "LAB=$lab should be refused (exit 2, 'say which lab'), got exit $status: ${out:0:120}" "make run LAB=$lab"
 done
 
-# mk/run-tests.sh on made-up programs: two called "test" (as every lab's is), one that passes
-# noisily, one that passes quietly.
+# mk/run-tests.sh on made-up programs: two called "test" (as every lab's is), each with an argument
+# that joins its log's name, one that passes noisily, one that passes quietly.
 fake=$empty/fake
 mkdir -p "$fake/a" "$fake/b"
 printf '#!/bin/sh\necho "$1: 1 passed, 0 failed, 0 skipped"\n' >"$fake/a/test"
@@ -69,14 +69,14 @@ printf '#!/bin/sh\necho "cannot write the trace to /x" >&2\necho "noisy: 1 passe
 chmod +x "$fake/a/test" "$fake/b/test" "$fake/noisy"
 repro="bash mk/check-make.sh"
 out=$(KIT_BUILD="$fake" JOBS=2 bash mk/run-tests.sh "$fake/logs" "$fake/a/test first" "$fake/b/test second" 2>&1)
-[ $? = 0 ] && grep -q first "$fake/logs/a-test.log" && grep -q second "$fake/logs/b-test.log" && ok ||
+[ $? = 0 ] && grep -q first "$fake/logs/a-test-first.log" && grep -q second "$fake/logs/b-test-second.log" && ok ||
     bad "run-tests.sh: two programs named test did not pass into logs of their own: $(ls "$fake/logs" | tr '\n' ' ')" "$repro"
 out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" "$fake/noisy" 2>&1)
 [ $? = 1 ] && grep -q 'FAIL.*noisy: 1 passed.*but it printed' <<<"$out" && grep -q 'cannot write the trace' <<<"$out" && ok ||
     bad "run-tests.sh: a passing program that printed 'cannot write the trace' was not failed: ${out:0:200}" "$repro"
 out=$(KIT_BUILD="$fake" JOBS=2 bash mk/run-tests.sh "$fake/logs" --build "a broken one" "false" "$fake/a/test after" 2>&1)
-[ $? = 1 ] && grep -q 'FAIL.*the build of a broken one' <<<"$out" && grep -q 'FAILED: a-test (not run)' <<<"$out" &&
-    [ ! -f "$fake/logs/a-test.log" ] && ok ||
+[ $? = 1 ] && grep -q 'FAIL.*the build of a broken one' <<<"$out" && grep -q 'FAILED: a-test-after (not run)' <<<"$out" &&
+    [ ! -f "$fake/logs/a-test-after.log" ] && ok ||
     bad "run-tests.sh: a program listed after a failed --build ran, or the failure went unsaid: ${out:0:200}" "$repro"
 
 echo "check-make: $passed passed, $failed failed, 0 skipped"

@@ -21,15 +21,17 @@ rm -f "$logs"/*.log "$logs"/*.done "$logs"/*.cpu "$logs/times.tsv"
 summary_re='^[^:]+: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$'
 
 # A log's name: a script's name (bash mk/check-dist.sh ... -> check-dist), or the program's path
-# below the build folder with / as - (build/labs/sol-cpu/01-x/test -> labs-sol-cpu-01-x-test).
+# below the build folder with / as - (build/labs/sol-cpu/01-x/test -> labs-sol-cpu-01-x-test),
+# and its arguments, if any (build/tests/test_selftest fixtures 0/2 -> tests-test_selftest-fixtures-0-2).
 name_of() {
-    local first=${1%% *} rest
+    local first=${1%% *} rest args=
     if [ "$first" = bash ]; then
         rest=${1#bash }
         basename "${rest%% *}" .sh
     else
+        [ "$first" != "$1" ] && args=-$(tr -c 'a-zA-Z0-9_.\n' - <<<"${1#* }")
         first=${first#"${KIT_BUILD:-build}"/}
-        echo "${first//\//-}"
+        echo "${first//\//-}$args"
     fi
 }
 

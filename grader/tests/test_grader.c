@@ -13,6 +13,7 @@
 #include "counts.h"
 #include "kit_trace.h"
 #include "batch.h"
+#include "build.h"
 #include "kit_test.h"
 #include "report.h"
 #include "sandbox.h"
@@ -187,6 +188,32 @@ static void test_spec_worst(void)
     expect_bad("test merge public t3 op=merge m=5 n=5 part=both", "part goes with");
 }
 
+/* spec_runner_pairs: the masks of the (type, E) pairs of the merge and sort tests, or none when a test leaves E to the runner. */
+static void test_spec_runner_pairs(void)
+{
+    char text[2048], err[256], flags[160];
+    snprintf(text, sizeof text, "%s%s", GOOD,
+             "test merge public s1 op=sort type=kv32 m=1000 alg=cf threads=256 tile=17\n"
+             "test merge public s2 op=sort m=7 alg=baseline threads=32 tile=5\n"
+             "test merge public s3 op=sort m=9 alg=cf threads=32 tile=5\n");
+    memset(&lab, 0, sizeof lab);
+    KIT_ASSERT_MSG(parse(text, 0, err, sizeof err) == 0, "spec refused: %s", err);
+    /* GOOD's merge test t1 gives no tile: the runner's default E, so every pair is built */
+    int pairs = spec_runner_pairs(&lab, flags, sizeof flags);
+    KIT_ASSERT_MSG(pairs == 0 && flags[0] == '\0', "a merge test with the default tile still gave '%s'", flags);
+    /* the sort tests alone: i32 E=5 once (two tests) and kv32 E=17 */
+    memmove(&lab.tests[0], &lab.tests[2], 3 * sizeof lab.tests[0]);
+    lab.ntests = 3;
+    pairs = spec_runner_pairs(&lab, flags, sizeof flags);
+    KIT_ASSERT_MSG(pairs == 2 && strcmp(flags, "-DKIT_RUNNER_E_I32=0x20ULL -DKIT_RUNNER_E_I64=0x0ULL "
+                                              "-DKIT_RUNNER_E_KV32=0x20000ULL") == 0,
+                   "sort tests gave %d pairs: '%s'", pairs, flags);
+    lab.tests[1].tile = 0; /* one test with the runner's default E: no restriction */
+    KIT_ASSERT_MSG(spec_runner_pairs(&lab, flags, sizeof flags) == 0 && flags[0] == '\0', "default tile gave '%s'", flags);
+    lab.ntests = 0; /* no merge or sort test */
+    KIT_ASSERT_MSG(spec_runner_pairs(&lab, flags, sizeof flags) == 0 && flags[0] == '\0', "no test gave '%s'", flags);
+}
+
 static void test_spec_incomplete(void)
 {
     char err[256];
@@ -219,6 +246,47 @@ static sb_result run_sh(const char *script, double timeout, long long file_bytes
     int rc = sb_run(argv, &lim, &r);
     KIT_ASSERT_MSG(rc == 0, "sb_run could not fork");
     return r;
+}
+
+/* CPU mode: the CPU time decides (a spinner stops at it, with the CPU-time reason); a sleeper gets the wall-clock backstop. */
+static void test_time_limits(void)
+{
+    sb_limits lim;
+    memset(&lim, 0, sizeof lim);
+    check_time_limits(1, 3, &lim);
+    KIT_ASSERT_MSG(lim.cpu_s == 3 && lim.timeout_s == 11, "CPU mode: cpu %ld s, wall %g s", lim.cpu_s, lim.timeout_s);
+    check_time_limits(0, 3, &lim);
+    KIT_ASSERT_MSG(lim.cpu_s == 4 && lim.timeout_s == 3, "GPU mode: cpu %ld s, wall %g s", lim.cpu_s, lim.timeout_s);
+
+    char *spin[] = {(char *)"/bin/sh", (char *)"-c", (char *)"while :; do :; done", NULL};
+    char *nap[] = {(char *)"/bin/sh", (char *)"-c", (char *)"sleep 2", NULL};
+    sb_result r;
+    memset(&lim, 0, sizeof lim);
+    check_time_limits(1, 1, &lim); /* 1 s of CPU, 5 s of wall clock */
+    KIT_ASSERT_MSG(sb_run(spin, &lim, &r) == 0, "sb_run could not fork");
+    KIT_ASSERT_MSG(r.kind == SB_SIGNALED && r.code == SIGXCPU && r.seconds < 4.5, "a spinner gave kind %d code %d after %.1f s",
+                   r.kind, r.code, r.seconds);
+    char buf[160];
+    sb_describe(&r, &lim, buf, sizeof buf);
+    KIT_ASSERT_MSG(strcmp(buf, "timeout after 1 s of CPU time") == 0, "described as '%s'", buf);
+    char *stubborn[] = {(char *)"/bin/sh", (char *)"-c", (char *)"trap '' XCPU; while :; do :; done", NULL};
+    KIT_ASSERT_MSG(sb_run(stubborn, &lim, &r) == 0, "sb_run could not fork");
+    KIT_ASSERT_MSG(r.kind == SB_SIGNALED && r.code == SIGXCPU, "a spinner that ignores SIGXCPU gave kind %d code %d",
+                   r.kind, r.code);
+    KIT_ASSERT_MSG(sb_run(nap, &lim, &r) == 0, "sb_run could not fork");
+    KIT_ASSERT_MSG(r.kind == SB_EXITED && r.code == 0, "a 2 s sleep under 1 s of CPU time gave kind %d code %d", r.kind,
+                   r.code);
+}
+
+/* build_remove_tree: a folder with files and a subfolder is gone afterwards. */
+static void test_remove_tree(void)
+{
+    char dir[] = "/tmp/kit-rt-XXXXXX", cmd[256];
+    KIT_ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp failed");
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/a/b && touch %s/x %s/a/y %s/a/b/z", dir, dir, dir, dir);
+    KIT_ASSERT_MSG(system(cmd) == 0, "could not fill %s", dir);
+    build_remove_tree(dir);
+    KIT_ASSERT_MSG(access(dir, F_OK) != 0, "%s is still there", dir);
 }
 
 static void test_sandbox_exit_codes(void)
@@ -1708,8 +1776,11 @@ static void register_tests(void)
     kit_test_add(spec, "op=pbs: keys, defaults and launch", test_spec_pbs);
     kit_test_add(spec, "op=sort: keys, alg and gpu_slack", test_spec_sort);
     kit_test_add(spec, "op=worst: part, and a measured merge only with w = 32", test_spec_worst);
+    kit_test_add(spec, "the (type, E) pairs a runner is built for", test_spec_runner_pairs);
     CU_pSuite sb = kit_test_suite("sandbox");
     kit_test_add(sb, "exit codes and signals", test_sandbox_exit_codes);
+    kit_test_add(sb, "a scratch folder is removed with what it holds", test_remove_tree);
+    kit_test_add(sb, "CPU mode's limit is CPU time, the wall clock a backstop", test_time_limits);
     kit_test_add(sb, "timeout kills the whole process group", test_sandbox_timeout_kills_group);
     kit_test_add(sb, "file size limit", test_sandbox_file_limit);
     kit_test_add(sb, "empty environment, missing program", test_sandbox_empty_env_and_bad_path);

@@ -30,6 +30,16 @@ static const char *env_or(const char *name, const char *fallback)
     return v && *v ? v : fallback;
 }
 
+/* The build folder: the kit's library and make check's work folder. */
+#define KIT_BUILD_DIR env_or("KIT_BUILD", "build")
+
+/* Where this run's files go: the build folder, or a folder of its own for a part run beside others (main). */
+static char out_dir_buf[256];
+static const char *out_dir(void)
+{
+    return out_dir_buf[0] ? out_dir_buf : KIT_BUILD_DIR;
+}
+
 /*
  * Grades a submission with a 3 s test timeout and any extra grader arguments; returns the grader's
  * exit status (or -1) and fills rows from its TSV.
@@ -38,7 +48,7 @@ static int grade_with(const char *nvcc, const char *mode, const char *submission
                       int nextra, row *rows, int *nrows)
 {
     char tsv[512], log[512];
-    const char *build = env_or("KIT_BUILD", "build");
+    const char *build = out_dir();
     snprintf(tsv, sizeof tsv, "%s/selftest.tsv", build);
     snprintf(log, sizeof log, "%s/selftest-grader.log", build);
     char *argv[40] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission",
@@ -161,7 +171,7 @@ static int fixture_build(const char *fixture, const char *name, char *out, size_
     snprintf(patch, sizeof patch, "%s/patch.diff", fixture);
     snprintf(setup, sizeof setup, "%s/setup.sh", fixture);
     int has_patch = access(patch, R_OK) == 0, has_setup = access(setup, R_OK) == 0;
-    snprintf(out, len, "%s/selftest-cases/%s", env_or("KIT_BUILD", "build"), name);
+    snprintf(out, len, "%s/selftest-cases/%s", out_dir(), name);
     if (!has_patch && !has_setup) {
         snprintf(why, why_len, "%s: the fixture has neither patch.diff nor setup.sh (%s)", name, fixture);
         return -1;
@@ -283,11 +293,12 @@ static int check_case(const char *fixture, const char *name)
  * and none of the other tests, so that slow GPU-mode runs can go in parallel. Returns 0 when no
  * slicing was asked for; *k and *n are then 0 and 1.
  */
+static const char *slice_arg; /* main's "fixtures K/N" */
 static int shard(int *k, int *n)
 {
     *k = 0;
     *n = 1;
-    const char *s = getenv("KIT_SELFTEST_SHARD");
+    const char *s = slice_arg ? slice_arg : getenv("KIT_SELFTEST_SHARD");
     return s && sscanf(s, "%d/%d", k, n) == 2 && *n > 0 && *k >= 0 && *k < *n;
 }
 
@@ -342,7 +353,7 @@ static void test_fixture_failures(void)
 {
     char root[512], cmd[4096], dir[700], why[2048], good[700], stale[700], none[700], built[800];
     const char *file = "01-sequential-merge/merge_sequential.cuh";
-    snprintf(root, sizeof root, "%s/selftest-fixtures", env_or("KIT_BUILD", "build"));
+    snprintf(root, sizeof root, "%s/selftest-fixtures", out_dir());
     snprintf(cmd, sizeof cmd,
              "set -e; r='%s'; rm -rf \"$r\"; mkdir -p \"$r/edit/01-sequential-merge\" \"$r/good-patch\" "
              "\"$r/stale-patch\" \"$r/no-patch\"; { cat solutions/%s; echo '/* fixture check */'; } > \"$r/edit/%s\"; "
@@ -437,7 +448,7 @@ static void test_bad_invocations(void)
     KIT_ASSERT_MSG(status == 2, "a missing submission folder exited %d, expected 2", status);
     /* As root the runners run as nobody, who must reach the work folder: a closed one is refused up front. */
     char closed[512], work[600];
-    snprintf(closed, sizeof closed, "%s/selftest-closed", env_or("KIT_BUILD", "build"));
+    snprintf(closed, sizeof closed, "%s/selftest-closed", out_dir());
     snprintf(work, sizeof work, "%s/work", closed);
     mkdir(closed, 0700);
     chmod(closed, 0700);
@@ -445,7 +456,7 @@ static void test_bad_invocations(void)
                     "--work", work, NULL};
     status = run_grader(argv);
     char logpath[512];
-    snprintf(logpath, sizeof logpath, "%s/selftest-grader.log", env_or("KIT_BUILD", "build"));
+    snprintf(logpath, sizeof logpath, "%s/selftest-grader.log", out_dir());
     char *log = slurp(logpath);
     if (geteuid() == 0)
         KIT_ASSERT_MSG(status == 2 && log && strstr(log, "cannot use") && strstr(log, closed),
@@ -477,7 +488,7 @@ static void test_nvcc_by_name(void)
 static int run_grader(char **argv)
 {
     char log[512];
-    snprintf(log, sizeof log, "%s/selftest-grader.log", env_or("KIT_BUILD", "build"));
+    snprintf(log, sizeof log, "%s/selftest-grader.log", out_dir());
     pid_t pid = fork();
     if (pid == 0) {
         if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
@@ -508,7 +519,7 @@ static char *slurp(const char *path)
 static void test_report_files(void)
 {
     char json[512], gs[512], junit[512], dir[700];
-    const char *build = env_or("KIT_BUILD", "build");
+    const char *build = out_dir();
     if (!materialize(CORPUS "/unstable-merge", "unstable-merge", dir, sizeof dir))
         return;
     snprintf(json, sizeof json, "%s/selftest.json", build);
@@ -575,7 +586,7 @@ static int process_running(const char *needle)
  */
 static void test_batch_resume(void)
 {
-    const char *build = env_or("KIT_BUILD", "build");
+    const char *build = out_dir();
     char dir[512], gb[512], work[512], reports[512], cmd[8192], log[512], unstable[700], loop[700];
     if (!materialize(CORPUS "/unstable-merge", "unstable-merge", unstable, sizeof unstable) ||
         !materialize(CORPUS "/infinite-loop", "infinite-loop", loop, sizeof loop))
@@ -675,7 +686,7 @@ static void test_batch_resume(void)
 static void test_hidden_not_quoted(void)
 {
     char dir[700], json[512];
-    const char *build = env_or("KIT_BUILD", "build");
+    const char *build = out_dir();
     if (!materialize("grader/tests/submissions/hidden-note-leak", "hidden-note-leak", dir, sizeof dir))
         return;
     snprintf(json, sizeof json, "%s/selftest-hidden.json", build);
@@ -710,7 +721,7 @@ static int run_check(const char *submission, const char *lab, const char *test, 
                      size_t len)
 {
     snprintf(cmd, len, "KIT_CHECK_SUBMISSION='%s' bash mk/check.sh '%s' '%s' %s %s", submission,
-             env_or("KIT_GRADER", "build/grader/grader"), env_or("KIT_BUILD", "build"), lab, test);
+             env_or("KIT_GRADER", "build/grader/grader"), KIT_BUILD_DIR, lab, test);
     char full[4096];
     snprintf(full, sizeof full, "%s >'%s' 2>&1", cmd, log);
     int status = system(full);
@@ -734,7 +745,7 @@ static int occurrences(const char *text, const char *needle)
 static void test_check_fails_search_free_co_rank(void)
 {
     char dir[700], log[512], cmd[2048];
-    snprintf(log, sizeof log, "%s/selftest-check.log", env_or("KIT_BUILD", "build"));
+    snprintf(log, sizeof log, "%s/selftest-check.log", out_dir());
     if (!materialize("grader/tests/submissions/corank-no-search", "corank-no-search", dir, sizeof dir))
         return;
     const char *tests[] = {"", "balanced"}; /* the whole lab, then the one test */
@@ -756,7 +767,7 @@ static void test_check_fails_search_free_co_rank(void)
 static void test_check_skeleton_and_hidden(void)
 {
     char log[512], cmd[2048];
-    snprintf(log, sizeof log, "%s/selftest-check.log", env_or("KIT_BUILD", "build"));
+    snprintf(log, sizeof log, "%s/selftest-check.log", out_dir());
     int status = run_check("labs", "02-co-rank", "", log, cmd, sizeof cmd);
     char *out = slurp(log);
     int lines = occurrences(out, "\n"), builds = occurrences(out, "lab 02-co-rank, "),
@@ -795,7 +806,7 @@ static void test_check_skeleton_and_hidden(void)
  */
 static void test_student_kit_uses(void)
 {
-    const char *build = env_or("KIT_BUILD", "build");
+    const char *build = out_dir();
     char kit[512], sub[512], work[512], lib[600], log[512], cmd[8192];
     snprintf(kit, sizeof kit, "%s/selftest-student-kit", build);
     snprintf(sub, sizeof sub, "%s/selftest-student-labs", build);
@@ -806,7 +817,7 @@ static void test_student_kit_uses(void)
              "set -e; rm -rf '%s' '%s' '%s'; mkdir -p '%s' '%s'; for d in common labs grader mk; do "
              "cp -r \"$PWD/$d\" '%s/'; done; cp -r solutions/01-sequential-merge solutions/02-co-rank "
              "solutions/03-basic-merge '%s/'; cp '%s/libkitcpu.a' '%s/'",
-             kit, sub, work, kit, sub, kit, sub, build, kit);
+             kit, sub, work, kit, sub, kit, sub, KIT_BUILD_DIR, kit);
     KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", kit);
     char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", kit, "--submission", sub, "--lab",
                     "03", "--mode", "cpu", "--public", "--brief", "--libkit-cpu", lib, "--work", work, NULL};
@@ -819,6 +830,8 @@ static void test_student_kit_uses(void)
     free(out);
 }
 
+static int rest_only; /* main's "rest": every test but the broken submissions */
+
 static void register_tests(void)
 {
     CU_pSuite s = kit_test_suite("grader self-test");
@@ -829,7 +842,8 @@ static void register_tests(void)
     }
     kit_test_add(s, "solutions score 100%", test_solutions_full_marks);
     kit_test_add(s, "skeletons are not attempted", test_skeletons_not_attempted);
-    kit_test_add(s, "broken submissions get their verdicts", test_broken_submissions);
+    if (!rest_only)
+        kit_test_add(s, "broken submissions get their verdicts", test_broken_submissions);
     kit_test_add(s, "a fixture that cannot be built fails with its name", test_fixture_failures);
     kit_test_add(s, "the corpus README lists every fixture", test_readme_lists_fixtures);
     kit_test_add(s, "bad invocations exit 2", test_bad_invocations);
@@ -842,7 +856,40 @@ static void register_tests(void)
     kit_test_add(s, "batch mode: interrupted, resumed, forced", test_batch_resume);
 }
 
-int main(void)
+/*
+ * With no argument, every test. So that make test can run it in parts beside each other, each
+ * with a folder of its own for its files (KIT_BUILD/selftest-part-...):
+ *   test_selftest fixtures K/N   the K-th of N slices of the broken submissions, and nothing else
+ *   test_selftest rest           every test but the broken submissions
+ */
+int main(int argc, char **argv)
 {
+    const char *part = NULL;
+    if (argc == 3 && strcmp(argv[1], "fixtures") == 0) {
+        slice_arg = argv[2];
+        int k, n;
+        if (!shard(&k, &n)) {
+            fprintf(stderr, "test_selftest: 'fixtures K/N' needs 0 <= K < N, got '%s'\n", argv[2]);
+            return 2;
+        }
+        part = argv[2];
+    } else if (argc == 2 && strcmp(argv[1], "rest") == 0) {
+        rest_only = 1;
+        part = "rest";
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: %s [fixtures K/N | rest]\n", argv[0]);
+        return 2;
+    }
+    if (part) {
+        snprintf(out_dir_buf, sizeof out_dir_buf, "%s/selftest-part-%s", KIT_BUILD_DIR, part);
+        for (char *c = out_dir_buf + strlen(KIT_BUILD_DIR) + 1; *c; c++)
+            *c = *c == '/' ? '-' : *c;
+        char cmd[700];
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s'", out_dir_buf);
+        if (system(cmd) != 0) {
+            fprintf(stderr, "test_selftest: cannot make %s\n", out_dir_buf);
+            return 2;
+        }
+    }
     return kit_test_main("grader self-test", register_tests);
 }

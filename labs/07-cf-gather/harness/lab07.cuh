@@ -5,8 +5,16 @@
 #include "cf_merge.cuh"
 #include "co_rank.cuh" /* lab 2: the measured tile's co-ranks */
 #include "kit_merge_run.cuh"
+#include "kit_runner_pairs.h"
 
-/* Launches cf_merge_kernel<T, E> for the E in cfg.tile, trying E = LO .. 32 in turn. */
+/* A launch that fails (no threads), so that the harness reports a refused launch. */
+static void lab07_refuse(const void *A, int m, const void *B, int n, void *C)
+{
+    KIT_LAUNCH((cf_merge_kernel<int32_t, 2>), 1, 0, 0, (const int32_t *)A, m, (const int32_t *)B, n, (int32_t *)C);
+}
+
+/* Launches cf_merge_kernel<T, E> for the E in cfg.tile, trying E = LO .. 32 in turn (only the
+   pairs the runner is built for: kit_runner_pairs.h). */
 template <typename T, int LO>
 struct lab07_dispatch {
     static void launch(const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)
@@ -15,9 +23,13 @@ struct lab07_dispatch {
             lab07_dispatch<T, LO + 1>::launch(A, m, B, n, C, cfg);
             return;
         }
-        size_t bytes = cf_merge_shared_bytes<T>(LO, cfg.threads);
-        KIT_ALLOW_SHARED((cf_merge_kernel<T, LO>), bytes);
-        KIT_LAUNCH((cf_merge_kernel<T, LO>), cfg.blocks, cfg.threads, bytes, (const T *)A, m, (const T *)B, n, (T *)C);
+        if constexpr (kit_runner_has<T>(LO)) {
+            size_t bytes = cf_merge_shared_bytes<T>(LO, cfg.threads);
+            KIT_ALLOW_SHARED((cf_merge_kernel<T, LO>), bytes);
+            KIT_LAUNCH((cf_merge_kernel<T, LO>), cfg.blocks, cfg.threads, bytes, (const T *)A, m, (const T *)B, n, (T *)C);
+        } else {
+            lab07_refuse(A, m, B, n, C);
+        }
     }
 };
 template <typename T>
@@ -27,10 +39,10 @@ struct lab07_dispatch<T, 33> {
 
 static void launch_cf(kit_type t, const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)
 {
-    /* E (passed as the tile) must be 2 .. 32 and the block whole warps; anything else is refused
-       with a launch error, which the harness reports. */
-    if (cfg.tile < 2 || cfg.tile > 32 || cfg.threads % CF_W != 0) {
-        KIT_LAUNCH((cf_merge_kernel<int32_t, 2>), 1, 0, 0, (const int32_t *)A, m, (const int32_t *)B, n, (int32_t *)C);
+    /* E (passed as the tile) must be 2 .. 32, one the runner is built for, and the block whole
+       warps; anything else is refused with a launch error, which the harness reports. */
+    if (cfg.tile < 2 || cfg.tile > 32 || cfg.threads % CF_W != 0 || !kit_runner_has_pair(t, cfg.tile)) {
+        lab07_refuse(A, m, B, n, C);
         return;
     }
     switch (t) {
@@ -72,9 +84,13 @@ struct lab07_probe_dispatch {
             lab07_probe_dispatch<T, LO + 1>::launch(A, n_a, B, a_split, out, E, u);
             return;
         }
-        size_t bytes = cf_merge_shared_bytes<T>(LO, u);
-        KIT_ALLOW_SHARED((cf_gather_probe<T, LO>), bytes);
-        KIT_LAUNCH((cf_gather_probe<T, LO>), 1, u, bytes, A, n_a, B, a_split, out);
+        if constexpr (kit_runner_has<T>(LO)) {
+            size_t bytes = cf_merge_shared_bytes<T>(LO, u);
+            KIT_ALLOW_SHARED((cf_gather_probe<T, LO>), bytes);
+            KIT_LAUNCH((cf_gather_probe<T, LO>), 1, u, bytes, A, n_a, B, a_split, out);
+        } else {
+            lab07_refuse(A, 0, B, 0, out);
+        }
     }
 };
 template <typename T>
