@@ -11,17 +11,18 @@
 #ifndef KIT_RUNNER_PAIRS_H
 #define KIT_RUNNER_PAIRS_H
 
+#include <type_traits>
+
 #include "kit_types.h"
 
-/** The kit_type of a key type T. */
+/** The kit_type of a key type T: int32_t, int64_t or kit_kv32. */
 template <typename T>
-constexpr kit_type kit_type_of();
-template <>
-constexpr kit_type kit_type_of<int32_t>() { return KIT_TYPE_I32; }
-template <>
-constexpr kit_type kit_type_of<int64_t>() { return KIT_TYPE_I64; }
-template <>
-constexpr kit_type kit_type_of<kit_kv32>() { return KIT_TYPE_KV32; }
+constexpr kit_type kit_type_of()
+{
+    static_assert(std::is_same<T, int32_t>::value || std::is_same<T, int64_t>::value || std::is_same<T, kit_kv32>::value,
+                  "a key type of the kit");
+    return std::is_same<T, int32_t>::value ? KIT_TYPE_I32 : std::is_same<T, int64_t>::value ? KIT_TYPE_I64 : KIT_TYPE_KV32;
+}
 
 /*
  * KIT_RUNNER_E_I32, KIT_RUNNER_E_I64 and KIT_RUNNER_E_KV32: for each key type, a mask of the E the

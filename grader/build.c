@@ -276,9 +276,16 @@ static int trusted_object(const build_env *b, const char *name, const char *src,
 }
 
 /*
+ * The student kit's untouched skeletons (mk/dist-student.sh copies labs/ there): the baseline of
+ * the object check, which the student's edits in labs/ must not move.
+ */
+#define STUDENT_KIT_SKELETONS "grader/skeletons"
+
+/*
  * Where the baseline's copy of the lab's skeleton is: made from the solution by stripping its
  * answers (skel.h) into work/vet/<lab>-skeleton/ when the kit has solutions/, since labs/ may hold a
- * student's edits (make check grades them there); else the kit's labs/ folder (the student kit).
+ * student's edits (make check grades them there); else, in the student kit, its untouched copy in
+ * STUDENT_KIT_SKELETONS (or labs/, in a kit without one).
  * Puts that folder in `dir`; returns 0, or -1 with why.
  */
 static int skeleton_dir(const build_env *b, const spec_lab *spec, char *dir, size_t dlen, char *why, size_t len)
@@ -288,7 +295,9 @@ static int skeleton_dir(const build_env *b, const spec_lab *spec, char *dir, siz
     for (int f = 0; f < spec->nfiles; f++) {
         snprintf(sol, sizeof sol, "%s/solutions/%s/%s", b->kit, spec->lab, spec->files[f]);
         if (access(sol, R_OK) != 0) {
-            snprintf(dir, dlen, "%s/labs/%s", b->kit, spec->lab);
+            snprintf(dir, dlen, "%s/%s/%s", b->kit, STUDENT_KIT_SKELETONS, spec->lab);
+            if (access(dir, R_OK) != 0)
+                snprintf(dir, dlen, "%s/labs/%s", b->kit, spec->lab);
             return 0;
         }
         snprintf(path, sizeof path, "%s/%s", dir, spec->files[f]);
@@ -319,7 +328,7 @@ static int skeleton_dir(const build_env *b, const spec_lab *spec, char *dir, siz
 
 /*
  * The lab's runner built from its skeleton (skeleton_dir()) and the reference copies of the labs it
- * uses, or in the student kit, which has none, the kit's labs/ copies. It is rebuilt when any of
+ * uses, or in the student kit, which has none, their untouched skeletons. It is rebuilt when any of
  * them, the harness, common/ or the compiler changes.
  */
 static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, char *why, size_t len)
@@ -336,6 +345,8 @@ static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, c
     }
     for (int u = 0; u < spec->nuses; u++) {
         snprintf(names[n], sizeof names[n], "%s/solutions/%s", b->kit, spec->uses[u]);
+        if (access(names[n], R_OK) != 0)
+            snprintf(names[n], sizeof names[n], "%s/%s/%s", b->kit, STUDENT_KIT_SKELETONS, spec->uses[u]);
         if (access(names[n], R_OK) != 0)
             snprintf(names[n], sizeof names[n], "%s/labs/%s", b->kit, spec->uses[u]);
         files[n] = names[n], n++;

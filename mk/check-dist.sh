@@ -105,6 +105,19 @@ else
     bad "student kit: make grade LAB=03 failed; its log: $log"
 fi
 
+# The object check's baseline is the kit's untouched skeleton (grader/skeletons/), not the student's
+# file: editing labs/ must not rebuild it (each make check would compile twice).
+cmp -s "$root/grader/skeletons/01-sequential-merge/merge_sequential.cuh" "$root/labs/01-sequential-merge/merge_sequential.cuh" &&
+    ok "the tarball keeps the untouched skeletons in grader/skeletons/" || bad "grader/skeletons/01-sequential-merge/merge_sequential.cuh is missing or differs from labs/"
+base="$root/build/grade/vet/01-sequential-merge-cpu/bin/runner.o"
+before=$(stat -c %Y.%s "$base" 2>/dev/null)
+sleep 1
+echo "/* an edit */" >>"$root/labs/01-sequential-merge/merge_sequential.cuh"
+student_make check LAB=01 >"$work/student-check-edited.log"
+after=$(stat -c %Y.%s "$base" 2>/dev/null)
+[ -n "$before" ] && [ "$before" = "$after" ] && ok "student kit: after an edit, make check LAB=01 keeps the baseline object" ||
+    bad "student kit: the baseline $base was rebuilt after an edit of labs/ (before '$before', after '$after'); log: $work/student-check-edited.log"
+
 # Behaviour as well as text: a lab file that calls anything of the instructor-only library
 # (libkitref, the reference answers) does not link in the student kit. Lab 1's skeleton, plus a
 # table of every function libkitref defines, is built there; the link must fail on each of them.

@@ -49,6 +49,13 @@ while IFS= read -r f; do
     esac
     chmod --reference="$f" "$stage/$f"
 done <"$list"
+# The skeletons once more, in grader/skeletons/: the grader's object check builds its baseline from
+# them, so a student's edits in labs/ neither move the baseline nor make it rebuild (grader/build.c).
+for f in labs/[0-9]*/*.cuh; do
+    mkdir -p "$stage/grader/skeletons/$(basename "$(dirname "$f")")"
+    cp -p "$f" "$stage/grader/skeletons/${f#labs/}"
+    printf 'grader/skeletons/%s\n' "${f#labs/}" >>"$list"
+done
 tar -czf "$out/$name.tar.gz" --sort=name --owner=0 --group=0 --numeric-owner \
     --transform "s,^,$name/," -C "$stage" -T "$list"
 echo "$out/$name.tar.gz"
