@@ -7,12 +7,6 @@
 #include "kit_merge_run.cuh"
 #include "kit_runner_pairs.h"
 
-/* A launch that fails (no threads), so that the harness reports a refused launch. */
-static void lab07_refuse(const void *A, int m, const void *B, int n, void *C)
-{
-    KIT_LAUNCH((cf_merge_kernel<int32_t, 2>), 1, 0, 0, (const int32_t *)A, m, (const int32_t *)B, n, (int32_t *)C);
-}
-
 /* Launches cf_merge_kernel<T, E> for the E in cfg.tile, trying E = LO .. 32 in turn (only the
    pairs the runner is built for: kit_runner_pairs.h). */
 template <typename T, int LO>
@@ -23,12 +17,10 @@ struct lab07_dispatch {
             lab07_dispatch<T, LO + 1>::launch(A, m, B, n, C, cfg);
             return;
         }
-        if constexpr (kit_runner_has<T>(LO)) {
+        if constexpr (kit_runner_has<T>(LO)) { /* launch_cf refused the pairs the runner is built without */
             size_t bytes = cf_merge_shared_bytes<T>(LO, cfg.threads);
             KIT_ALLOW_SHARED((cf_merge_kernel<T, LO>), bytes);
             KIT_LAUNCH((cf_merge_kernel<T, LO>), cfg.blocks, cfg.threads, bytes, (const T *)A, m, (const T *)B, n, (T *)C);
-        } else {
-            lab07_refuse(A, m, B, n, C);
         }
     }
 };
@@ -42,7 +34,7 @@ static void launch_cf(kit_type t, const void *A, int m, const void *B, int n, vo
     /* E (passed as the tile) must be 2 .. 32, one the runner is built for, and the block whole
        warps; anything else is refused with a launch error, which the harness reports. */
     if (cfg.tile < 2 || cfg.tile > 32 || cfg.threads % CF_W != 0 || !kit_runner_has_pair(t, cfg.tile)) {
-        lab07_refuse(A, m, B, n, C);
+        KIT_LAUNCH((cf_merge_kernel<int32_t, 2>), 1, 0, 0, (const int32_t *)A, m, (const int32_t *)B, n, (int32_t *)C);
         return;
     }
     switch (t) {
@@ -84,12 +76,10 @@ struct lab07_probe_dispatch {
             lab07_probe_dispatch<T, LO + 1>::launch(A, n_a, B, a_split, out, E, u);
             return;
         }
-        if constexpr (kit_runner_has<T>(LO)) {
+        if constexpr (kit_runner_has<T>(LO)) { /* lab07_measure_typed skips the pairs the runner is built without */
             size_t bytes = cf_merge_shared_bytes<T>(LO, u);
             KIT_ALLOW_SHARED((cf_gather_probe<T, LO>), bytes);
             KIT_LAUNCH((cf_gather_probe<T, LO>), 1, u, bytes, A, n_a, B, a_split, out);
-        } else {
-            lab07_refuse(A, 0, B, 0, out);
         }
     }
 };
@@ -110,7 +100,7 @@ template <typename T>
 static void lab07_measure_typed(const T *A, int m, const T *B, int n, kit_merge_cfg cfg)
 {
     int E = cfg.tile, u = cfg.threads, tile = u * E;
-    if (E < 2 || E > 32 || u % CF_W != 0 || m + n < tile)
+    if (E < 2 || E > 32 || !kit_runner_has<T>(E) || u % CF_W != 0 || m + n < tile)
         return;
     /* lab 2's co_rank, on the host; clamped into range, so that a skeleton's or a wrong co_rank
        cannot make the harness read past A or B (the gather's check then fails instead) */
