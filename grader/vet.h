@@ -32,6 +32,21 @@ typedef struct vet_object {
  */
 int vet_object_read(const char *path, int dynamic, vet_object *out, char *why, size_t len);
 
+/**
+ * vet_object_read() for the kit's own files (its libraries, the baseline objects), whose reading is
+ * kept as a text file in @p dir, named by a hash of the file's path, device, inode, size and
+ * modification time, and checked against them when read back. Never for a submission's object: a
+ * grader reads that afresh.
+ * @param[in]  path    the file
+ * @param[in]  dynamic as for vet_object_read()
+ * @param[in]  dir     an existing folder the grader alone writes (work/vet)
+ * @param[out] out     what was read; release with vet_object_free()
+ * @param[out] why     on failure, why
+ * @param[in]  len     size of @p why
+ * @return 0, or -1 with a reason
+ */
+int vet_object_read_kept(const char *path, int dynamic, const char *dir, vet_object *out, char *why, size_t len);
+
 /** Releases what vet_object_read() allocated. */
 void vet_object_free(vet_object *o);
 

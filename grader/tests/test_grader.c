@@ -1686,6 +1686,57 @@ static void test_vet_objects(void)
     remove(src), remove(obj), remove(exe);
 }
 
+/* Does the object read list `name` among its defined symbols? */
+static int defines(const vet_object *o, const char *name)
+{
+    for (size_t i = 0; i < o->ndefined; i++)
+        if (strcmp(o->defined[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* vet_object_read_kept: the same reading as nm's, kept in the folder, used again, and never when the file moved. */
+static void test_vet_kept(void)
+{
+    char dir[] = "/tmp/kit-vet-kept.XXXXXX", obj[64], cmd[400], why[200] = "";
+    int ok = mkdtemp(dir) != NULL;
+    snprintf(obj, sizeof obj, "%s/one.o", dir);
+    snprintf(cmd, sizeof cmd, "cc -c /tmp/kit-vet-kept.c -o %s", obj);
+    vet_object fresh, kept;
+    ok = ok && write_text("/tmp/kit-vet-kept.c", "int kept_fn(int x) { return x + 1; }\n") == 0 && system(cmd) == 0 &&
+         vet_object_read(obj, 0, &fresh, why, sizeof why) == 0;
+    KIT_ASSERT_MSG(ok, "could not build and read a test object in %s: %s", dir, why);
+    if (!ok)
+        return;
+    KIT_ASSERT_MSG(vet_object_read_kept(obj, 0, dir, &kept, why, sizeof why) == 0 && kept.ndefined == fresh.ndefined &&
+                       kept.nundefined == fresh.nundefined && kept.load_time_bytes == fresh.load_time_bytes &&
+                       defines(&kept, "kept_fn"),
+                   "the first kept reading differs from nm's (%s)", why);
+    vet_object_free(&kept);
+    /* a line planted in the kept file shows that the second reading comes from it */
+    snprintf(cmd, sizeof cmd, "f=$(ls %s/syms-* | head -n 1) && [ -n \"$f\" ] && echo 'D planted_fn' >>\"$f\"", dir);
+    KIT_ASSERT_MSG(system(cmd) == 0, "no syms-* file was kept in %s", dir);
+    KIT_ASSERT_MSG(vet_object_read_kept(obj, 0, dir, &kept, why, sizeof why) == 0 && defines(&kept, "planted_fn"),
+                   "the second reading did not come from the kept file");
+    vet_object_free(&kept);
+    /* the object rebuilt (a new inode and time): the kept reading is not used */
+    snprintf(cmd, sizeof cmd, "sleep 0.01 && cc -c /tmp/kit-vet-kept.c -o %s.new && mv %s.new %s", obj, obj, obj);
+    KIT_ASSERT_MSG(system(cmd) == 0, "could not rebuild %s", obj);
+    KIT_ASSERT_MSG(vet_object_read_kept(obj, 0, dir, &kept, why, sizeof why) == 0 && !defines(&kept, "planted_fn") &&
+                       defines(&kept, "kept_fn"),
+                   "a reading kept for the old object was used for the new one");
+    vet_object_free(&kept);
+    /* a damaged file is read again with nm */
+    snprintf(cmd, sizeof cmd, "for f in %s/syms-*; do echo garbage >\"$f\"; done", dir);
+    KIT_ASSERT_MSG(system(cmd) == 0, "could not damage the kept files in %s", dir);
+    KIT_ASSERT_MSG(vet_object_read_kept(obj, 0, dir, &kept, why, sizeof why) == 0 && defines(&kept, "kept_fn"),
+                   "a damaged kept file was trusted: %s", why);
+    vet_object_free(&kept);
+    vet_object_free(&fresh);
+    build_remove_tree(dir);
+    remove("/tmp/kit-vet-kept.c");
+}
+
 /* Writes one stream record: its tag, then its payload. */
 static void put_record(FILE *f, uint32_t tag, const void *payload, size_t bytes)
 {
@@ -1798,6 +1849,7 @@ static void register_tests(void)
     kit_test_add(vet, "vet_source: includes, words, names, pragmas", test_vet_source);
     kit_test_add(vet, "vet_compare: references, definitions, load-time code", test_vet_compare);
     kit_test_add(vet, "vet_object_read and vet_loaded_bytes on a real object", test_vet_objects);
+    kit_test_add(vet, "vet_object_read_kept: kept, used again, not when the file changed", test_vet_kept);
     CU_pSuite v = kit_test_suite("verdicts");
     kit_test_add(v, "verdict names", test_verdict_names);
     CU_pSuite r = kit_test_suite("reports");
