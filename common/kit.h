@@ -9,6 +9,7 @@
  * - kit_cli.h    the options every lab driver shares
  * - kit_proto.h  the request/reply files between the grader and a lab runner
  * - kit_driver.h what every lab driver shares: options, printing, serving the grader, kit_xmalloc
+ * - kit_mem.h    kit_malloc: big buffers on transparent huge pages
  * - kit_cuda.h   CUDA_CHECK, the GPU probe and the event timer (.cu files only)
  * - kit_test.h   the CUnit layer of the kit's tests (include it yourself; it needs CUnit)
  * - kit_counted.h a key type that counts comparisons (C++ only; include it yourself)
@@ -20,6 +21,7 @@
 #include "kit_driver.h"
 #include "kit_gen.h"
 #include "kit_lab.h"
+#include "kit_mem.h"
 #include "kit_pbs.h"
 #include "kit_proto.h"
 #include "kit_check.h"

@@ -7,12 +7,13 @@
 #include "kit_driver.h"
 #include "kit_gen.h"
 #include "kit_jail.h"
+#include "kit_mem.h"
 #include "kit_lab.h"
 #include "kit_check.h"
 
 void *kit_xmalloc(size_t bytes)
 {
-    void *p = malloc(bytes ? bytes : 1);
+    void *p = kit_malloc(bytes);
     if (!p) {
         fprintf(stderr, "out of memory allocating %zu bytes\n", bytes);
         exit(KIT_EXIT_NOMEM);

@@ -4,6 +4,7 @@
 
 #include "kit_check.h"
 #include "kit_gen.h"
+#include "kit_mem.h"
 
 static const char *const gen_names[KIT_GEN_COUNT] = {
     "random", "sorted", "reverse", "duplicates", "equal", "few-unique",
@@ -199,7 +200,7 @@ static unsigned key_byte(kit_type t, const unsigned char *e, int pass)
 static int radix_sort(kit_type t, void *data, size_t n)
 {
     size_t size = kit_type_size(t);
-    unsigned char *from = data, *to = malloc(n * size + 1), *scratch = to;
+    unsigned char *from = data, *to = kit_malloc(n * size + 1), *scratch = to;
     if (!to)
         return -1;
     for (int pass = 0; pass < (t == KIT_TYPE_I64 ? 8 : 4); pass++) {

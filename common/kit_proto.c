@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit_mem.h"
 #include "kit_proto.h"
 
 static const char REQ_MAGIC[8] = {'K', 'I', 'T', 'R', 'E', 'Q', '0', '1'};
@@ -18,7 +19,7 @@ static int read_array(FILE *f, uint64_t count, size_t size, void **out)
     *out = NULL;
     if (count == 0)
         return 0;
-    void *p = malloc((size_t)count * size);
+    void *p = kit_malloc((size_t)count * size);
     if (!p)
         return -1;
     if (fread(p, size, (size_t)count, f) != (size_t)count) {

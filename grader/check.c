@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "kit_bank.h"
+#include "kit_mem.h"
 #include "counts.h"
 #include "kit_ncu.h"
 #include "kit_pbs.h"
@@ -703,7 +704,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     snprintf(csv, sizeof csv, "%s/conflicts.csv", env->workdir);
     int ran = 0; /* the runner ran and its reply was read: --counts has something to count */
 
-    void *A = malloc(m * size + 1), *B = malloc(n * size + 1);
+    void *A = kit_malloc(m * size + 1), *B = kit_malloc(n * size + 1);
     void *rC = NULL, *rA = NULL, *rB = NULL;
     int64_t *Q = NULL, *R = NULL;
     uint64_t q = 0;

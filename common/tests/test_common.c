@@ -2273,6 +2273,52 @@ static void test_kit_test_stderr(void)
 
 /* ---- registration ---------------------------------------------------------------- */
 
+/* Does /proc/self/smaps give the mapping that holds p the VmFlags flag `hg` (MADV_HUGEPAGE)? -1: unreadable */
+static int huge_hinted(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int inside = 0, hinted = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) == 2) /* a mapping's first line; its fields follow */
+            inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        else if (inside && strncmp(line, "VmFlags:", 8) == 0)
+            hinted = strstr(line, " hg") != NULL;
+    }
+    fclose(f);
+    return hinted;
+}
+
+/* kit_malloc: usable memory of any size; a big buffer is hinted for huge pages where the kernel has them. */
+static void test_kit_malloc(void)
+{
+    size_t big = 8 * KIT_MEM_HUGE_BYTES;
+    unsigned char *tiny = kit_malloc(0), *p = kit_malloc(big);
+    KIT_ASSERT_MSG(tiny && p, "kit_malloc returned NULL (0 bytes: %p, %zu bytes: %p)", (void *)tiny, big, (void *)p);
+    if (!tiny || !p) {
+        free(tiny);
+        free(p);
+        return;
+    }
+    memset(p, 0xab, big);
+    KIT_ASSERT_MSG(p[0] == 0xab && p[big - 1] == 0xab, "the buffer did not keep what was written");
+    FILE *thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    char mode[128] = "";
+    if (thp && !fgets(mode, sizeof mode, thp))
+        mode[0] = '\0';
+    if (thp)
+        fclose(thp);
+    mode[strcspn(mode, "\n")] = '\0';
+    if (strstr(mode, "[never]") == NULL && mode[0]) /* the kernel has THP: the hint must be set */
+        KIT_ASSERT_MSG(huge_hinted(p + big / 2) == 1, "a %zu-byte buffer has no MADV_HUGEPAGE flag (hg) in /proc/self/smaps "
+                       "(THP: %s)", big, mode);
+    free(tiny);
+    free(p);
+}
+
 static void register_tests(void)
 {
     const char *mode = getenv(CHILD_MODE_ENV);
@@ -2285,6 +2331,7 @@ static void register_tests(void)
     kit_test_add(types, "kit_type_size and kit_type_name", test_type_size_and_name);
     kit_test_add(types, "kit_type_parse", test_type_parse);
     kit_test_add(types, "kit_not_implemented: first call wins until reset", test_not_implemented);
+    kit_test_add(types, "kit_malloc: any size, big buffers on huge pages", test_kit_malloc);
 
     CU_pSuite gen = kit_test_suite("generators");
     kit_test_add(gen, "shape names round trip", test_gen_names);
