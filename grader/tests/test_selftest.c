@@ -102,10 +102,18 @@ static int grade_extra(const char *submission, char **extra, int nextra, row *ro
     return grade_with(env_or("KIT_NVCC", "nvcc"), "auto", submission, 0, extra, nextra, rows, nrows);
 }
 
+static int gpu_mode(void);
+
+/*
+ * The solutions score 100%. Without a GPU, labs 1 and 2 alone: make test's golden-count test
+ * (mk/lab-counts.sh test) grades labs 3-9 in CPU mode with --expect 100, and they are not graded twice.
+ */
 static void test_solutions_full_marks(void)
 {
     row rows[MAX_ROWS];
-    int n = 0, status = grade("solutions", 1, rows, &n);
+    char *first_labs[] = {"--lab", "01", "--lab", "02"};
+    int n = 0, status = grade_with(env_or("KIT_NVCC", "nvcc"), "auto", "solutions", 1, first_labs, gpu_mode() ? 0 : 4,
+                                   rows, &n);
     KIT_ASSERT_MSG(status == 0, "grading solutions/ with --expect 100 exited %d (see build/selftest-grader.log)",
                    status);
     KIT_ASSERT_MSG(n >= 4, "only %d task rows for solutions/", n);
