@@ -690,6 +690,27 @@ static void name_skeleton(const spec_lab *spec, const char *shown, const char *r
 }
 
 /*
+ * A hidden test's "wrong" detail without the values that tell its input (indices, sizes, keys,
+ * counts): its words up to the first digit, '(', '[', ':' or '=', less a trailing " at" or " of".
+ * The student learns what kind of failure it is, not the hidden input.
+ */
+static void hide_values(char *detail, size_t len)
+{
+    size_t cut = strcspn(detail, "0123456789([:=");
+    while (cut > 0 && detail[cut - 1] == ' ')
+        cut--;
+    for (int again = 1; again;) { /* "wrong output at", "modified its input A at" */
+        again = 0;
+        for (const char *const *w = (const char *const[]){" at", " of", NULL}; *w; w++)
+            if (cut > strlen(*w) && strncmp(detail + cut - strlen(*w), *w, strlen(*w)) == 0)
+                cut -= strlen(*w), again = 1;
+    }
+    char kind[200];
+    fmt(kind, sizeof kind, "%.*s", (int)cut, detail);
+    fmt(detail, len, "%s (a hidden test: its values are not shown)", kind[0] ? kind : "wrong");
+}
+
+/*
  * Runs task t's tests into res, or gives each the lab-wide verdict `whole` (and why) when that is
  * not V_PASS. Every test of the task runs, except that after a timeout its later tests are skipped
  * (each would wait out its own limit). The task's detail names its first failing test.
@@ -724,6 +745,8 @@ static void grade_task(const spec_lab *spec, int t, const check_env *env, verdic
         check_result c;
         double start = kit_now_s();
         check_test(test, env, &c);
+        if (test->hidden && c.v == V_WRONG)
+            hide_values(c.detail, sizeof c.detail);
         tr->seconds = kit_now_s() - start;
         tr->v = c.v;
         tr->conflicts = c.conflicts;
