@@ -212,6 +212,14 @@ void build_remove_tree(const char *dir)
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* The grader's folder of kept objects and readings, work/vet, made if missing; returns dir. */
+static const char *vet_folder(const build_env *b, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s/vet", b->work);
+    mkdir(dir, 0755);
+    return dir;
+}
+
 /*
  * A trusted object the grader compares submissions with, built once and kept in work/vet/<name>/
  * until the kit, the lab or the compiler changes: built exactly as a submission's runner, from
@@ -231,10 +239,8 @@ static int trusted_object(const build_env *b, const char *name, const char *src,
             *out = cache[i].o;
             return 0;
         }
-    char dir[4400];
-    snprintf(dir, sizeof dir, "%s/vet", b->work);
-    mkdir(dir, 0755);
-    snprintf(dir, sizeof dir, "%s/vet/%s-%s", b->work, name, b->cpu ? "cpu" : "gpu");
+    char vet[4300], dir[4400];
+    snprintf(dir, sizeof dir, "%s/%s-%s", vet_folder(b, vet, sizeof vet), name, b->cpu ? "cpu" : "gpu");
     paths p;
     paths_for(b, "", dir, &p);
     snprintf(p.src, sizeof p.src, "%s", src);
@@ -267,8 +273,7 @@ static int trusted_object(const build_env *b, const char *name, const char *src,
         if (rc != 0)
             return kit_err(why, len, "grader could not keep the object of %s in %s", name, p.obj);
     }
-    snprintf(dir, sizeof dir, "%s/vet", b->work);
-    if (vet_object_read_kept(p.obj, 0, dir, out, why, len) != 0)
+    if (vet_object_read_kept(p.obj, 0, vet, out, why, len) != 0)
         return -1;
     if (cached < (int)(sizeof cache / sizeof cache[0])) {
         snprintf(cache[cached].name, sizeof cache[cached].name, "%s", name);
@@ -307,8 +312,7 @@ static int skeleton_dir(const build_env *b, const spec_lab *spec, char *dir, siz
         if (!stale(path, inputs))
             continue;
         char vet[4300];
-        snprintf(vet, sizeof vet, "%s/vet", b->work);
-        mkdir(vet, 0755);
+        vet_folder(b, vet, sizeof vet);
         mkdir(dir, 0755);
         char tmp[4600]; /* written aside and moved into place: another grader may be reading it */
         snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
@@ -399,8 +403,7 @@ static int libraries(const build_env *b, vet_object libs[2], char *why, size_t l
         vet_object_free(&cached[0]);
         vet_object_free(&cached[1]);
         char dir[4400];
-        snprintf(dir, sizeof dir, "%s/vet", b->work);
-        mkdir(dir, 0755);
+        vet_folder(b, dir, sizeof dir);
         if (vet_object_read_kept(b->libkit, 0, dir, &cached[0], why, len) != 0 ||
             (cxxlib[0] == '/' && vet_object_read_kept(cxxlib, 1, dir, &cached[1], why, len) != 0))
             return -1;
