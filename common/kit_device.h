@@ -80,8 +80,9 @@ class kit_shared {
             kit_cpu_shared_load(off_, &v, sizeof v);
             return v;
         }
-        /** Stores @p v into the element. */
-        KIT_CPU_INLINE ref &operator=(const value_type &v)
+        /** Stores @p v into the element. By value: a copy from global memory is loaded here, where an
+            instrumented CPU build (kit_cpu.cc's global-memory hooks) sees the load, not in the emulator. */
+        KIT_CPU_INLINE ref &operator=(value_type v)
         {
             static_assert(!std::is_const<T>::value, "a store through a kit_shared<const T>");
             kit_cpu_shared_store(off_, &v, sizeof v);

@@ -13,6 +13,14 @@ extern "C" {
 #define KIT_NCU_LOAD_CONFLICTS "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
 /** ncu's count of a kernel's shared-memory load instructions, warp-level (the simulator's load steps). */
 #define KIT_NCU_LOAD_INSTRUCTIONS "smsp__sass_inst_executed_op_shared_ld.sum"
+/** ncu's count of a kernel's shared-memory store instructions, warp-level (an access bound's shared_stores). */
+#define KIT_NCU_STORE_INSTRUCTIONS "smsp__sass_inst_executed_op_shared_st.sum"
+/** ncu's count of a kernel's global-memory load instructions, warp-level (an access bound's global_loads). */
+#define KIT_NCU_GLOBAL_LOADS "smsp__sass_inst_executed_op_global_ld.sum"
+/** ncu's count of a kernel's global-memory store instructions, warp-level (an access bound's global_stores). */
+#define KIT_NCU_GLOBAL_STORES "smsp__sass_inst_executed_op_global_st.sum"
+/** What the grader adds to ncu's metrics for a test with access bounds. */
+#define KIT_NCU_ACCESS_METRICS KIT_NCU_STORE_INSTRUCTIONS "," KIT_NCU_GLOBAL_LOADS "," KIT_NCU_GLOBAL_STORES
 
 /**
  * What the grader's --counts measures of every launch, in this order: load and store conflicts,

@@ -16,14 +16,17 @@ int kit_trace_name_matches(const char *name, const char *kernel)
 
 void kit_trace_runs_free(kit_trace_run *runs, size_t nruns)
 {
-    for (size_t r = 0; runs && r < nruns; r++)
+    for (size_t r = 0; runs && r < nruns; r++) {
         free(runs[r].acc);
+        free(runs[r].global);
+    }
     free(runs);
 }
 
 /* Why an access does not fit its launch, or NULL when it does. *sites is the highest site the launch
-   numbered so far: the emulator numbers sites 1, 2, ... as the launch first reaches them. */
-static const char *misfit(const kit_trace_launch *l, const kit_access *a, uint32_t *sites)
+   numbered so far: the emulator numbers sites 1, 2, ... as the launch first reaches them. A global
+   access (global != 0) has no address in the record. */
+static const char *misfit(const kit_trace_launch *l, const kit_access *a, int global, uint32_t *sites)
 {
     uint64_t blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
@@ -33,30 +36,30 @@ static const char *misfit(const kit_trace_launch *l, const kit_access *a, uint32
         return "a thread index past the block";
     if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16)
         return "an access size other than 1, 2, 4, 8 or 16 bytes";
-    if ((uint64_t)a->addr + a->size > l->shared_bytes)
-        return "an access past the launch's shared memory";
+    if (global ? a->addr != 0 : (uint64_t)a->addr + a->size > l->shared_bytes)
+        return global ? "a global access with an address" : "an access past the launch's shared memory";
     if (a->write > 1)
         return "an access that is neither a load nor a store";
     if (a->site == 0 || a->site > *sites + 1)
         return "an access whose site is not numbered in the order the launch reached it";
     if (a->visit > a->ordinal)
-        return "an access that visits its site more often than the thread accessed shared memory";
+        return "an access that visits its site more often than the thread accessed that memory";
     *sites = a->site > *sites ? a->site : *sites;
     return NULL;
 }
 
-/* Appends an access to the run being read; returns 0 or -1 when out of memory. */
-static int keep(kit_trace_run *run, size_t *cap, const kit_access *a)
+/* Appends an access to an array of the run being read (*acc, *n, room for *cap); returns 0 or -1 when out of memory. */
+static int keep(kit_access **acc, size_t *n, size_t *cap, const kit_access *a)
 {
-    if (run->n == *cap) {
+    if (*n == *cap) {
         size_t grown = *cap ? 2 * *cap : 4096;
-        kit_access *p = realloc(run->acc, grown * sizeof *p);
+        kit_access *p = realloc(*acc, grown * sizeof *p);
         if (!p)
             return -1;
-        run->acc = p;
+        *acc = p;
         *cap = grown;
     }
-    run->acc[run->n++] = *a;
+    (*acc)[(*n)++] = *a;
     return 0;
 }
 
@@ -84,7 +87,7 @@ int kit_trace_stream_read(FILE *f, const char *kernel, kit_trace_run **runs, siz
     int in_launch = 0, measured = 0, rc = 0;
     uint64_t seen = 0; /* accesses of the open launch */
     uint32_t sites = 0; /* sites it numbered */
-    size_t cap = 0;
+    size_t cap = 0, gcap = 0;
     kit_trace_run *run = NULL;
     uint32_t tag;
     size_t got;
@@ -105,20 +108,22 @@ int kit_trace_stream_read(FILE *f, const char *kernel, kit_trace_run **runs, siz
                 sites = 0;
                 (*launches)++;
                 measured = kit_trace_name_matches(open.name, kernel);
-                cap = 0;
+                cap = gcap = 0;
                 if (measured && !(run = new_run(runs, nruns, &open)))
                     rc = kit_err(err, errlen, "out of memory");
             }
-        } else if (tag == KIT_TRACE_ACCESS) {
+        } else if (tag == KIT_TRACE_ACCESS || tag == KIT_TRACE_GLOBAL) {
             kit_access a;
             const char *why = NULL;
+            int global = tag == KIT_TRACE_GLOBAL;
             if (fread(&a, sizeof a, 1, f) != 1)
                 rc = kit_err(err, errlen, "the stream ends inside an access record");
             else if (!in_launch)
-                rc = kit_err(err, errlen, "a shared-memory access outside any kernel launch");
-            else if ((why = misfit(&open, &a, &sites)))
+                rc = kit_err(err, errlen, "a %s-memory access outside any kernel launch", global ? "global" : "shared");
+            else if ((why = misfit(&open, &a, global, &sites)))
                 rc = kit_err(err, errlen, "launch %zu (%s) has %s", *launches, open.name, why);
-            else if (measured && keep(run, &cap, &a) != 0)
+            else if (measured && (global ? keep(&run->global, &run->nglobal, &gcap, &a)
+                                         : keep(&run->acc, &run->n, &cap, &a)) != 0)
                 rc = kit_err(err, errlen, "out of memory");
             seen++;
         } else if (tag == KIT_TRACE_END) {

@@ -13,7 +13,9 @@
  * Records, in the writer's byte order (the grader reads on the same machine): a uint32 tag, then
  * - KIT_TRACE_LAUNCH: a kit_trace_launch, when a launch starts;
  * - KIT_TRACE_ACCESS: a kit_access (kit_bank.h), for every shared-memory load and store;
- * - KIT_TRACE_END: a uint64 count of the launch's accesses, when it ends.
+ * - KIT_TRACE_GLOBAL: a kit_access for every global-memory load and store, in runners built with
+ *   the global-memory hooks (kit_cpu.cc): addr 0, ordinal counting the thread's global accesses;
+ * - KIT_TRACE_END: a uint64 count of the launch's accesses (of both kinds), when it ends.
  */
 #ifndef KIT_TRACE_H
 #define KIT_TRACE_H
@@ -33,6 +35,7 @@ extern "C" {
 enum {
     KIT_TRACE_LAUNCH = 0x4e55414c, /**< "LAUN" */
     KIT_TRACE_ACCESS = 0x53434341, /**< "ACCS" */
+    KIT_TRACE_GLOBAL = 0x424f4c47, /**< "GLOB" */
     KIT_TRACE_END = 0x20444e45     /**< "END " */
 };
 
@@ -47,8 +50,10 @@ typedef struct kit_trace_launch {
 /** One launch of the measured kernel, with its accesses, as the grader read them. */
 typedef struct kit_trace_run {
     kit_trace_launch launch; /**< the launch */
-    kit_access *acc;         /**< its accesses, malloc'ed */
+    kit_access *acc;         /**< its shared-memory accesses, malloc'ed */
     size_t n;                /**< their number */
+    kit_access *global;      /**< its global-memory accesses (KIT_TRACE_GLOBAL), malloc'ed, or NULL */
+    size_t nglobal;          /**< their number */
 } kit_trace_run;
 
 /**
@@ -61,7 +66,8 @@ int kit_trace_name_matches(const char *name, const char *kernel);
  * Reads a whole stream and keeps the launches of @p kernel. Every record is checked: an access
  * outside a launch, a block or thread index past the launch's shape, an access that ends past the
  * launch's shared memory, a size other than 1, 2, 4, 8 or 16, a site not numbered 1, 2, ... in the
- * order the launch reached them, a visit count above the thread's access ordinal, an END whose
+ * order the launch reached them (shared and global accesses share one numbering), a visit count
+ * above the thread's access ordinal (of the access's kind), an END whose
  * count differs from the accesses read, a launch left open, an unknown tag or a truncated record
  * refuses the stream.
  * @param[in]  f      the stream

@@ -23,8 +23,11 @@
  * only, so the value can tag where an element came from and reveal whether
  * a merge is stable. There is deliberately no `==`: lab code compares keys
  * with `<`, `<=`, `>` and `>=` alone.
+ *
+ * Aligned to its 8 bytes, so that a GPU loads and stores a pair in one 64-bit instruction (with
+ * 4-byte alignment nvcc splits every global access to a pair in two), as the CPU build does.
  */
-typedef struct kit_kv32 {
+typedef struct __attribute__((aligned(8))) kit_kv32 {
     int32_t key;   /**< the sort key */
     int32_t value; /**< payload; the tests store the element's origin here */
 } kit_kv32;

@@ -13,6 +13,13 @@
 #include "check.h"
 #include "spec.h"
 
+/**
+ * The CPU build's flags for a lab whose tests bound global-memory requests: GCC's ThreadSanitizer
+ * instrumentation, whose calls before every load and store the emulator records (kit_cpu.cc), without
+ * the function entry and exit calls, and without the macro that would tell the code it is instrumented.
+ */
+#define KIT_CPU_GLOBAL_FLAGS "-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -U__SANITIZE_THREAD__"
+
 /** What stays the same for every build of a grading run. */
 typedef struct build_env {
     const char *kit;            /**< the kit's root, absolute */

@@ -179,10 +179,14 @@ static int meets(const spec_test *t, long long value, int gpu)
 }
 
 
-/** What a measurement of the measured kernel came to: its load conflicts and load instructions (warp-level). */
+/** What a measurement of the measured kernel came to: conflicts, and requests (warp-level instructions). */
 typedef struct measured {
-    long long conflicts; /**< shared-memory load conflicts */
-    long long loads;     /**< shared-memory load requests: warp-level load instructions */
+    long long conflicts;     /**< shared-memory load conflicts */
+    long long loads;         /**< shared-memory load requests */
+    long long shared_stores; /**< shared-memory store requests */
+    long long global_loads;  /**< global-memory load requests (counted only when the test bounds them) */
+    long long global_stores; /**< global-memory store requests (likewise) */
+    long long global_store_bytes; /**< CPU mode: the bytes the recorded global stores wrote, thread by thread */
 } measured;
 
 /* The kernel a conflict threshold measures: the spec's kernel=, else the op's measured kernel. */
@@ -206,22 +210,29 @@ static int count_from_stream(const spec_test *t, const char *trace, measured *m,
     if (counts_read_stream(trace, measured_kernel(t), &runs, &nruns, &launches, why, len) != 0)
         return -1;
     int rc = 0;
-    m->conflicts = m->loads = 0;
+    memset(m, 0, sizeof *m);
     if (nruns == 0) {
         snprintf(why, len, "the measured kernel %s was never launched (%zu other launches)", measured_kernel(t), launches);
         rc = -1;
     }
     for (size_t r = 0; rc == 0 && r < nruns; r++) {
         kit_bank_model model = {32, 4};
-        kit_bank_report rep;
-        if (kit_bank_simulate(&model, runs[r].acc, runs[r].n, &rep, err, sizeof err) != 0) {
+        kit_bank_report rep, grep_;
+        if (kit_bank_simulate(&model, runs[r].acc, runs[r].n, &rep, err, sizeof err) != 0 ||
+            kit_bank_simulate(&model, runs[r].global, runs[r].nglobal, &grep_, err, sizeof err) != 0) {
             snprintf(why, len, "the simulator refused launch %zu of %.40s: %.100s", r + 1, runs[r].launch.name, err);
             rc = -1;
             break;
         }
         m->conflicts += (long long)rep.load.conflicts;
         m->loads += (long long)rep.load.steps;
+        m->shared_stores += (long long)rep.store.steps;
+        m->global_loads += (long long)grep_.load.steps; /* a global step: the threads of one instruction */
+        m->global_stores += (long long)grep_.store.steps;
+        for (size_t x = 0; x < runs[r].nglobal; x++)
+            m->global_store_bytes += runs[r].global[x].write ? runs[r].global[x].size : 0;
         kit_bank_free(&rep);
+        kit_bank_free(&grep_);
     }
     kit_trace_runs_free(runs, nruns);
     return rc;
@@ -254,18 +265,22 @@ static int count_from_ncu(const spec_test *t, const check_env *env, const char *
         return -1;
     }
     int seen = 0;
-    m->conflicts = m->loads = 0;
+    memset(m, 0, sizeof *m);
     for (size_t x = 0; x < n; x++) {
         char base[64];
         kit_ncu_kernel_base(rows[x].kernel, base, sizeof base);
         if (strcmp(measured_kernel(t), ".") != 0 && strcmp(base, measured_kernel(t)) != 0)
             continue; /* another kernel's launch: ncu profiled every kernel (--counts) */
-        if (strcmp(rows[x].metric, KIT_NCU_LOAD_CONFLICTS) == 0) {
-            m->conflicts += (long long)rows[x].value;
+        const char *metric = rows[x].metric;
+        long long v = (long long)rows[x].value;
+        if (strcmp(metric, KIT_NCU_LOAD_CONFLICTS) == 0) {
+            m->conflicts += v;
             seen = 1;
-        } else if (strcmp(rows[x].metric, KIT_NCU_LOAD_INSTRUCTIONS) == 0) {
-            m->loads += (long long)rows[x].value;
         }
+        m->loads += strcmp(metric, KIT_NCU_LOAD_INSTRUCTIONS) == 0 ? v : 0;
+        m->shared_stores += strcmp(metric, KIT_NCU_STORE_INSTRUCTIONS) == 0 ? v : 0;
+        m->global_loads += strcmp(metric, KIT_NCU_GLOBAL_LOADS) == 0 ? v : 0;
+        m->global_stores += strcmp(metric, KIT_NCU_GLOBAL_STORES) == 0 ? v : 0;
     }
     free(rows);
     if (!seen)
@@ -274,49 +289,97 @@ static int count_from_ncu(const spec_test *t, const check_env *env, const char *
 }
 
 /*
- * Checks the test's conflict threshold, after the output was found right. A count that could not
- * be had fails the test with its reason: a kernel that was not measured, or that loaded nothing
- * from shared memory, never passes a threshold.
+ * Checks the test's access bounds (spec.h) on measurement m; returns 0 when they hold, else -1 with
+ * the verdict set. In CPU mode the recorded global stores must cover the output: a kernel whose
+ * stores escaped the instrumentation (a memcpy, a function built without it) is not measured.
  */
-static void judge_conflicts(const spec_test *t, const check_env *env, const char *trace, const char *csv,
-                            const char *err_path, check_result *out)
+static int judge_access(const spec_test *t, const measured *m, long long out_bytes, int simulated, const char *how,
+                        check_result *out)
 {
-    if (!t->conflict_cmp || out->v != V_PASS)
+    const char *k = strcmp(measured_kernel(t), ".") == 0 ? "the kernel" : measured_kernel(t);
+    if (spec_test_global(t) && simulated && m->global_store_bytes < out_bytes)
+        set(out, V_WRONG, "the global stores of %s were not all recorded (%lld of the output's %lld bytes): write the "
+            "output with plain stores in the kernel's own code", k, m->global_store_bytes, out_bytes);
+    else if (t->max_global_stores && m->global_stores > t->max_global_stores)
+        set(out, V_WRONG, "the work is not spread over the threads: %s made %lld global store requests, more than the %lld "
+            "of a kernel whose every thread writes its share of the output (%s)", k, m->global_stores,
+            t->max_global_stores, how);
+    else if (t->min_shared_stores && m->shared_stores < t->min_shared_stores)
+        set(out, V_WRONG, "the tiles do not go through shared memory: %s made %lld shared-memory store requests, fewer "
+            "than the %lld that loading them makes (%s)", k, m->shared_stores, t->min_shared_stores, how);
+    else if (t->min_loads && m->loads < t->min_loads)
+        set(out, V_WRONG, "%s made %lld shared-memory load requests, fewer than the %lld its algorithm makes (%s)", k,
+            m->loads, t->min_loads, how);
+    else if (t->max_global_loads && m->global_loads > t->max_global_loads)
+        set(out, V_WRONG, "%s made %lld global load requests, more than the %lld of a kernel that reads its inputs from "
+            "global memory once, into shared memory (%s)", k, m->global_loads, t->max_global_loads, how);
+    else
+        return 0;
+    return -1;
+}
+
+/* One line of what was measured against the access bounds, for a passing verdict. */
+static void access_summary(const spec_test *t, const measured *m, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (t->max_global_stores)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%lld global store requests <= %lld", buf[0] ? ", " : "",
+                 m->global_stores, t->max_global_stores);
+    if (t->max_global_loads)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%lld global load requests <= %lld", buf[0] ? ", " : "",
+                 m->global_loads, t->max_global_loads);
+    if (t->min_shared_stores)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%lld shared store requests >= %lld", buf[0] ? ", " : "",
+                 m->shared_stores, t->min_shared_stores);
+}
+
+/*
+ * Checks the test's access bounds and conflict threshold, after the output was found right. A count
+ * that could not be had fails the test with its reason: a kernel that was not measured, or that
+ * loaded nothing from shared memory, never passes a threshold. out_bytes: the output's size.
+ */
+static void judge_measured(const spec_test *t, const check_env *env, const char *trace, const char *csv,
+                           const char *err_path, long long out_bytes, check_result *out)
+{
+    if (!spec_test_measured(t) || out->v != V_PASS)
         return;
     const char *op = t->conflict_cmp == '<' ? "<=" : t->conflict_cmp == '>' ? ">=" : "==";
-    char tol[32] = "", how[96], why[240] = "";
+    char tol[32] = "", how[96], why[240] = "", acc[200];
     if (t->tolerance_pct)
-        snprintf(tol, sizeof tol, " (+-%d%%)", t->tolerance_pct);
+        snprintf(tol, sizeof tol, t->conflict_cmp == '<' ? " (+%d%%)" : " (+-%d%%)", t->tolerance_pct);
     if (t->gpu_slack && !env->simulated)
         snprintf(tol + strlen(tol), sizeof tol - strlen(tol), " (+%lld on a GPU)", t->gpu_slack);
     measured m;
     int rc = env->simulated ? count_from_stream(t, trace, &m, why, sizeof why)
                             : count_from_ncu(t, env, csv, err_path, &m, why, sizeof why);
     if (rc != 0) {
-        set(out, V_WRONG, "bank conflicts not counted: %s", why);
+        set(out, V_WRONG, "%s not counted: %s", t->conflict_cmp ? "bank conflicts" : "accesses", why);
         return;
     }
     if (env->simulated)
         snprintf(how, sizeof how, "simulated");
     else
         snprintf(how, sizeof how, "measured by ncu%s%s", env->arch ? " on " : "", env->arch ? env->arch : "");
+    if (t->conflict_cmp && m.loads == 0) {
+        set(out, V_WRONG, "%s%s made no shared-memory loads (%s): its data must go through shared memory",
+            strcmp(measured_kernel(t), ".") == 0 ? "the kernel" : "the measured kernel ",
+            strcmp(measured_kernel(t), ".") == 0 ? "" : measured_kernel(t), how);
+        return;
+    }
+    if (judge_access(t, &m, out_bytes, env->simulated, how, out) != 0)
+        return;
+    access_summary(t, &m, acc, sizeof acc);
+    if (!t->conflict_cmp) {
+        set(out, V_PASS, "pass (%s, %s)", acc, how);
+        return;
+    }
     out->conflicts = m.conflicts;
-    if (m.loads == 0) {
-        set(out, V_WRONG, "the measured kernel %s made no shared-memory loads (%s): its data must go through shared memory",
-            measured_kernel(t), how);
-        return;
-    }
-    if (m.loads < t->min_loads) {
-        set(out, V_WRONG, "the measured kernel %s made %lld shared-memory load requests, fewer than the %lld its "
-            "algorithm makes (%s)", measured_kernel(t), m.loads, t->min_loads, how);
-        return;
-    }
     char note[96] = "";
     if (!env->simulated && t->arch[0] && env->arch && strcmp(t->arch, env->arch) != 0)
         snprintf(note, sizeof note, "; calibrated on %s", t->arch);
     if (meets(t, m.conflicts, !env->simulated))
-        set(out, V_PASS, "pass (bank conflicts %lld %s %lld%s, %lld load requests, %s%s)", m.conflicts, op, t->conflicts,
-            tol, m.loads, how, note);
+        set(out, V_PASS, "pass (bank conflicts %lld %s %lld%s, %lld load requests%s%s, %s%s)", m.conflicts, op, t->conflicts,
+            tol, m.loads, acc[0] ? ", " : "", acc, how, note);
     else
         set(out, V_WRONG, "bank conflicts %lld, not %s %lld%s (%s%s)", m.conflicts, op, t->conflicts, tol, how, note);
 }
@@ -418,7 +481,7 @@ static int worst_warp_of(const spec_test *t, const int64_t *R, kit_worst_split *
  * warp); the simulator then replays its merge round, and the test passes when the count is at
  * least the papers' theorem. A single-part test's conflict threshold is judged here too, on the
  * simulator's count (the cost less the warp's E + 2 loads, what ncu counts on the measured merge);
- * part=both runs the measured merge and judge_conflicts reads it.
+ * part=both runs the measured merge and judge_measured reads it.
  */
 static void judge_worst(const spec_test *t, const int64_t *R, check_result *out)
 {
@@ -472,7 +535,7 @@ void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int
  * kernel, with every count, for --counts), or under compute-sanitizer.
  */
 static void runner_argv(const spec_test *t, const check_env *env, int measured, char *csv, char *sanitizer_log,
-                        char *kernel_filter, size_t filter_len, char **argv)
+                        char *kernel_filter, size_t filter_len, char *metrics, size_t metrics_len, char **argv)
 {
     int argc = 0;
     if (measured && !env->simulated && env->ncu) {
@@ -483,9 +546,12 @@ static void runner_argv(const spec_test *t, const check_env *env, int measured, 
         argv[argc++] = (char *)"--csv";
         argv[argc++] = (char *)"--log-file";
         argv[argc++] = csv;
+        snprintf(metrics, metrics_len, "%s,%s", env->counts ? KIT_NCU_COUNT_METRICS /* conflicts among them */
+                                                            : KIT_NCU_LOAD_CONFLICTS, KIT_NCU_LOAD_INSTRUCTIONS);
+        if (t->min_shared_stores || spec_test_global(t))
+            snprintf(metrics + strlen(metrics), metrics_len - strlen(metrics), ",%s", KIT_NCU_ACCESS_METRICS);
         argv[argc++] = (char *)"--metrics";
-        argv[argc++] = env->counts ? (char *)KIT_NCU_LOAD_INSTRUCTIONS "," KIT_NCU_COUNT_METRICS /* conflicts among them */
-                                   : (char *)KIT_NCU_LOAD_CONFLICTS "," KIT_NCU_LOAD_INSTRUCTIONS;
+        argv[argc++] = metrics;
         argv[argc++] = (char *)"--kernel-name";
         argv[argc++] = kernel_filter;
     } else if (env->sanitizer) {
@@ -719,7 +785,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         goto done;
     }
     /* a lab 8 test of one function is counted by the simulator here, not measured in the runner */
-    int measured = t->conflict_cmp != 0 && !(is_worst && worst_part(t) != 3);
+    int measured = spec_test_measured(t) && !(is_worst && worst_part(t) != 3);
     int profiled = measured || env->counts != NULL; /* ncu runs it, or the CPU runner streams its accesses */
     if (is_sort) { /* the variant (0 baseline, 1 CF), u, E, and whether to run the measured gather */
         Q = malloc(4 * sizeof *Q);
@@ -745,7 +811,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         Q[q++] = t->threads;
         if (is_merge)
             Q[q++] = t->tile;
-        if (is_pbs || measured)
+        if (is_pbs || (measured && t->kernel[0])) /* a merge lab's own measured kernel, named by kernel= (lab 7) */
             Q[q++] = measured;
     }
     char sanitizer_log[4200];
@@ -821,8 +887,8 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
        folder, whose permissions keep everything else there out of the runner's reach */
     const char *const logs_writable[] = {env->workdir, NULL};
     sandbox_apply(&env->box, &lim, 0, env->simulated, env->simulated ? NULL : logs_writable);
-    char *argv[16], kernel_filter[80];
-    runner_argv(t, env, profiled, csv, sanitizer_log, kernel_filter, sizeof kernel_filter, argv);
+    char *argv[16], kernel_filter[80], metrics[1024];
+    runner_argv(t, env, profiled, csv, sanitizer_log, kernel_filter, sizeof kernel_filter, metrics, sizeof metrics, argv);
     sb_result run;
     /* CPU mode, a conflict threshold: the runner streams the measured kernel's launches and shared
        accesses to us on fd 3 (kit_trace.h); the environment names the kernel */
@@ -832,7 +898,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     int streamed = profiled && env->simulated;
     if (streamed)
         lim.envp = runner_env;
-    int profiler = profiled && !env->simulated && env->ncu ? sb_gpu_profiler_lock() : -1;
+    int profiler = env->simulated ? -1 : sb_gpu_lock(profiled && env->ncu != NULL);
     int started = drained_run(argv, &lim, streamed ? trace : NULL, trace_cap(t, m, n), &run);
     if (profiler >= 0)
         close(profiler);
@@ -895,7 +961,7 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         judge_co_rank(t, A, B, Q, q, R, out);
     }
     if (measured)
-        judge_conflicts(t, env, trace, csv, err_path, out);
+        judge_measured(t, env, trace, csv, err_path, (long long)(m + n) * (long long)size, out);
 done:
     write_counts(t, env, ran, trace, csv, out);
     free(A);

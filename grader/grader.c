@@ -779,8 +779,13 @@ static void grade_lab(const options *o, const char *submission, const char *show
     const spec_lab *spec = &res->spec;
     char why[512] = "", scratch[4200], runner[4400];
     verdict whole = prepare_scratch(o, submission, spec, scratch, sizeof scratch, why, sizeof why);
-    char pairs[160];
+    char pairs[320];
     spec_runner_pairs(spec, pairs, sizeof pairs); /* a runner for the (type, E) pairs its tests launch */
+    int global = 0;
+    for (int x = 0; x < spec->ntests; x++)
+        global |= spec_test_global(&spec->tests[x]);
+    if (cpu && global) /* the CPU build records global accesses through ThreadSanitizer's hooks (kit_cpu.cc) */
+        fmt(pairs + strlen(pairs), sizeof pairs - strlen(pairs), "%s%s", pairs[0] ? " " : "", KIT_CPU_GLOBAL_FLAGS);
     build_env b = {o->kit, o->work, compiler, o->cxx_path, cpu, o->nvcc_flags, pairs, libkit, o->compile_timeout_s,
                    o->uid, o->gid, &o->box};
     if (whole == V_PASS && build_runner(&b, spec, scratch, why, sizeof why) != 0)

@@ -29,6 +29,26 @@ __global__ void kit_lab_api_kernel(const T *in, T *out, unsigned *flags)
     out[t] = v;
 }
 
+/* A record wider than 16 bytes, which a compiler may copy as one block. */
+struct kit_lab_api_wide {
+    int64_t w[5];
+};
+
+/*
+ * Loads and stores of every width, and a copy of a wide record (g++ records it, and an unaligned
+ * access, as a range): where the CPU build records global accesses (a lab whose tests bound them),
+ * each is a call to one of the emulator's hooks (kit_cpu.cc), and a student's own code may make any.
+ */
+__device__ void kit_lab_api_widths(char *p, kit_lab_api_wide *w, __int128 *x)
+{
+    p[1] = (char)(p[0] + 1);
+    *(int16_t *)(p + 2) = (int16_t)(*(const int16_t *)(p + 4) + 1);
+    *(int32_t *)(p + 8) = *(const int32_t *)(p + 12) + 1;
+    *(int64_t *)(p + 16) = *(const int64_t *)(p + 24) + 1;
+    x[0] = x[1] + 1;
+    w[0] = w[1];
+}
+
 /** Instantiates the kernel for every key type the labs use (a template is only compiled when used). */
 void kit_lab_api_instantiate(void)
 {

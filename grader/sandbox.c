@@ -281,20 +281,37 @@ int sb_uid_lock(unsigned k, char *why, size_t len)
     return fd;
 }
 
-int sb_gpu_profiler_lock(void)
+/* Opens dir/name and waits for a flock of `how` on it; returns the descriptor, or -1. */
+static int flock_wait(const char *dir, const char *name, int how)
 {
-    char why[200], path[80];
-    const char *dir = lock_folder(why, sizeof why);
-    if (!dir)
-        return -1;
-    snprintf(path, sizeof path, "%s/ncu", dir);
+    char path[80];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    while (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+    while (fd >= 0 && flock(fd, how) != 0) {
         if (errno != EINTR) {
             close(fd);
             return -1;
         }
     }
+    return fd;
+}
+
+int sb_gpu_lock(int profiler)
+{
+    char why[200];
+    const char *dir = lock_folder(why, sizeof why);
+    if (!dir)
+        return -1;
+    /* The turnstile: a profiler holds it while it waits for the runs in progress to end, so that no
+       new run starts meanwhile; a plain run passes through it (takes and drops it) before it joins. */
+    int turn = flock_wait(dir, "gpu-turnstile", LOCK_EX);
+    if (turn < 0)
+        return -1;
+    if (!profiler)
+        close(turn);
+    int fd = flock_wait(dir, "gpu", profiler ? LOCK_EX : LOCK_SH);
+    if (profiler)
+        close(turn);
     return fd;
 }
 

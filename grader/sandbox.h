@@ -175,12 +175,14 @@ int sb_uid_lock(unsigned k, char *why, size_t len);
 const char *sb_isolation_report(void);
 
 /**
- * Waits for, and takes, the machine's one GPU-profiler lock (in the uid locks' folder): ncu cannot
- * profile two programs at once on a GPU, and each sandboxed ncu has a private /tmp, where ncu's own
- * lock lives, so graders running side by side take this one around every ncu run. Close the
- * descriptor to release it.
+ * Waits for, and takes, the machine's GPU lock (in the uid locks' folder), a readers-writer lock:
+ * ncu cannot profile a program while another uses the GPU (each sandboxed ncu has a private /tmp,
+ * where ncu's own lock lives; beside another program's kernels it fails with "An error was
+ * reported by the driver"), so graders running side by side take it around every GPU run: alone
+ * for an ncu run (@p profiler 1), shared with other plain runs otherwise. A profiler that waits
+ * keeps new runs from starting, so it is not starved. Close the descriptor to release it.
  * @return the lock's descriptor, or -1 when there is no lock folder (not root): then runs are not serialized
  */
-int sb_gpu_profiler_lock(void);
+int sb_gpu_lock(int profiler);
 
 #endif

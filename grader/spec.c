@@ -101,11 +101,22 @@ static const char *test_option(spec_test *t, char *kv)
             return "a conflict threshold N must lie in 0 .. 2^40";
         t->conflict_cmp = key[9] == '\0' ? '=' : key[9];
         t->conflicts = v;
-    } else if (strcmp(key, "loads>") == 0) {
-        /* loads>=N: the measured kernel must make at least N shared-memory load requests */
+    } else if (strcmp(key, "loads>") == 0 || strcmp(key, "shared_stores>") == 0 || strcmp(key, "global_loads<") == 0 ||
+               strcmp(key, "global_stores<") == 0) {
+        /* access bounds on the measured kernel's requests: loads>=N, shared_stores>=N, global_loads<=N, global_stores<=N */
+        size_t len = strlen(val);
+        if (strcmp(key, "global_stores<") == 0 && len > 6 && strcmp(val + len - 6, "*share") == 0) {
+            char k[16]; /* global_stores<=K*share: N follows from the launch (parse_test) */
+            snprintf(k, sizeof k, "%.*s", (int)(len - 6), val);
+            if (parse_num(k, 1, 32, &v))
+                return "global_stores<=K*share needs K in 1 .. 32";
+            t->stores_per_share = (int)v;
+            return NULL;
+        }
         if (parse_num(val, 1, 1LL << 40, &v))
-            return "loads>=N needs N in 1 .. 2^40";
-        t->min_loads = v;
+            return "an access bound (loads>=N, shared_stores>=N, global_loads<=N, global_stores<=N) needs N in 1 .. 2^40";
+        *(key[0] == 'l' ? &t->min_loads : key[0] == 's' ? &t->min_shared_stores
+                          : key[7] == 'l' ? &t->max_global_loads : &t->max_global_stores) = v;
     } else if (strcmp(key, "gpu_slack") == 0) {
         if (parse_num(val, 0, 1 << 20, &v))
             return "gpu_slack must lie in 0 .. 2^20";
@@ -179,10 +190,21 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
     if (t->m + t->n > (1LL << 28))
         return "m + n must not exceed 2^28";
     int is_sort = strcmp(t->op, "sort") == 0, is_worst = strcmp(t->op, "worst") == 0;
-    if (t->conflict_cmp && t->blocks == 0 && !is_sort && !is_worst)
-        return "a conflict threshold needs the kernel's launch (blocks=, threads=)";
-    if ((t->tolerance_pct || t->gpu_slack || t->arch[0] || t->kernel[0] || t->min_loads) && !t->conflict_cmp)
-        return "tolerance, gpu_slack, arch, kernel and loads go with a conflict threshold";
+    if (t->stores_per_share) {
+        if (strcmp(t->op, "merge") != 0 || t->blocks == 0 || t->max_global_stores)
+            return "global_stores<=K*share needs op=merge with its launch (blocks=, threads=), and no other global_stores";
+        long long threads = (long long)t->blocks * t->threads, warps = (long long)t->blocks * ((t->threads + 31) / 32);
+        long long share = (t->m + t->n + threads - 1) / threads;
+        t->max_global_stores = share > 0 ? t->stores_per_share * warps * share : 1;
+    }
+    if (spec_test_measured(t) && t->blocks == 0 && !is_sort && !is_worst)
+        return "a conflict threshold or access bound needs the kernel's launch (blocks=, threads=)";
+    if ((t->tolerance_pct || t->gpu_slack || t->arch[0]) && !t->conflict_cmp)
+        return "tolerance, gpu_slack and arch go with a conflict threshold";
+    if (t->kernel[0] && !spec_test_measured(t))
+        return "kernel goes with a conflict threshold or an access bound";
+    if (is_worst && spec_test_measured(t) && !t->conflict_cmp)
+        return "op=worst takes a conflict threshold, not access bounds";
     if (t->gpu_slack && t->conflict_cmp == '>')
         return "gpu_slack goes with conflicts<=N or conflicts==N";
     if (is_worst) {
@@ -203,6 +225,16 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
     }
     lab->ntests++;
     return NULL;
+}
+
+int spec_test_global(const spec_test *t)
+{
+    return t->max_global_loads > 0 || t->max_global_stores > 0;
+}
+
+int spec_test_measured(const spec_test *t)
+{
+    return t->conflict_cmp || t->min_loads > 0 || t->min_shared_stores > 0 || spec_test_global(t);
 }
 
 /* Copies the rest of a line (after the directive's fixed words) without its leading blanks. */

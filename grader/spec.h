@@ -46,6 +46,10 @@ typedef struct spec_test {
     char arch[16];           /**< the architecture N was calibrated on, for example sm_90 (arch=), or "" */
     char kernel[48];         /**< the measured kernel (kernel=NAME): its launches in the CPU trace, ncu's filter on a GPU */
     long long min_loads;     /**< loads>=N: the fewest shared-memory load requests the measured kernel may make, 0 for none */
+    long long min_shared_stores; /**< shared_stores>=N: the fewest shared-memory store requests, 0 for none */
+    long long max_global_loads;  /**< global_loads<=N: the most global-memory load requests, 0 for none */
+    long long max_global_stores; /**< global_stores<=N: the most global-memory store requests, 0 for none */
+    int stores_per_share;        /**< global_stores<=K*share: K, the bound's store instructions per output a thread owes */
     int part;                /**< worst: 1 (part=subproblem), 2 (part=order) or 3 (part=both), 0 for other ops */
 } spec_test;
 
@@ -92,6 +96,15 @@ typedef struct spec_lab {
  * GPU) and loads>=N (the kernel must make at least N shared-memory load requests, warp-level
  * load instructions, so that a kernel that keeps its data out of shared memory cannot pass a
  * threshold on conflicts it never had the chance to make). A kernel test needs its launch (blocks=...).
+ * Access bounds on the measured kernel's requests (warp-level instructions that at least one
+ * thread executed; simulated from the CPU build's trace, measured by ncu on a GPU), with or
+ * without a conflict threshold: loads>=N and shared_stores>=N (the data goes through shared
+ * memory), global_loads<=N (each input is read from global memory about once) and
+ * global_stores<=N (each thread writes about its share of the output: a kernel that leaves the
+ * work to fewer threads makes more store instructions, up to one per output). global_stores<=K*share
+ * computes N from the launch: K * warps * share, where share = ceil((m + n) / (blocks * threads)) is
+ * what each thread owes and warps = blocks * ceil(threads / 32); a warp whose threads each write
+ * their share in at most K store instructions of the source stays within it.
  *
  * @param[in]     f      the spec
  * @param[in]     name   the file's name, for messages
@@ -102,6 +115,12 @@ typedef struct spec_lab {
  * @return 0 on success, -1 on the first error
  */
 int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, size_t errlen);
+
+/** @return whether the test measures its kernel: a conflict threshold or an access bound. */
+int spec_test_measured(const spec_test *t);
+
+/** @return whether the test bounds global-memory requests (the CPU build must then record them). */
+int spec_test_global(const spec_test *t);
 
 /** @return the index of the task called @p name, or -1. */
 int spec_find_task(const spec_lab *lab, const char *name);

@@ -3,6 +3,9 @@
 #   bash mk/gpu-selftest.sh OUT start   builds, runs the sandbox tests, grades the skeletons and the
 #                                        solutions in GPU mode (ncu measures the conflicts), then the
 #                                        self-test's broken submissions in GPU mode, in SLICES parallel slices
+#   bash mk/gpu-selftest.sh OUT cpu     the broken submissions again in CPU mode on the same machine, then
+#                                        the two verdict tables side by side (mk/verdict-table.sh) in
+#                                        OUT/verdict-table.md (after start, whose GPU verdicts it reads)
 # CUnit comes from .deb/*.deb when the machine lacks it (apt-get download libcunit1 libcunit1-dev).
 set -uo pipefail
 out=${1:?usage: mk/gpu-selftest.sh OUT start}
@@ -11,6 +14,23 @@ slices=${SLICES:-10}
 gencode="-gencode arch=compute_90,code=sm_90"
 sum() { awk -F'\t' -v c="$1" '{ s += $c } END { print s + 0 }' "$2"; }
 mkdir -p "$out" build/gpu-selftest
+
+# slices_of MODE FLAGS: the self-test's broken submissions in MODE (gpu or cpu), SLICES at once, each
+# slice's verdicts in build/gpu-selftest/verdicts-MODE-K.tsv; prints each slice's last line and failures
+slices_of() {
+    for k in $(seq 0 $((slices - 1))); do
+        mkdir -p "build/gpu-selftest/$1$k"
+        rm -f "build/gpu-selftest/verdicts-$1-$k.tsv"
+        KIT_SELFTEST_SHARD=$k/$slices KIT_BUILD="build/gpu-selftest/$1$k" KIT_GRADER=build/grader/grader \
+            KIT_SELFTEST_MODE=$1 KIT_SELFTEST_VERDICTS="build/gpu-selftest/verdicts-$1-$k.tsv" \
+            KIT_NVCC=nvcc KIT_NVCC_FLAGS="$2" build/tests/test_selftest >"$out/selftest-$1-$k.log" 2>&1 &
+    done
+    wait
+    for k in $(seq 0 $((slices - 1))); do
+        echo "$1 slice $k: $(tail -1 "$out/selftest-$1-$k.log")"
+        grep -E '^ +[0-9]+\. ' "$out/selftest-$1-$k.log" | cut -c1-400
+    done
+}
 
 if [ "$step" = start ]; then
     if ! [ -e /usr/include/CUnit/CUnit.h ]; then
@@ -45,14 +65,12 @@ if [ "$step" = start ]; then
     echo "solutions: $(sum 3 "$out/solutions.tsv") of $(sum 4 "$out/solutions.tsv") points"
     # the broken submissions, in slices at once (their labs' skeleton objects are built above); a
     # device machine goes back 30 s after a call, so the slices run inside this command
-    for k in $(seq 0 $((slices - 1))); do
-        mkdir -p "build/gpu-selftest/st$k"
-        KIT_SELFTEST_SHARD=$k/$slices KIT_BUILD="build/gpu-selftest/st$k" KIT_GRADER=build/grader/grader \
-            KIT_NVCC=nvcc KIT_NVCC_FLAGS="$gencode" build/tests/test_selftest >"$out/selftest-$k.log" 2>&1 &
-    done
-    wait
-    for k in $(seq 0 $((slices - 1))); do
-        echo "slice $k: $(tail -1 "$out/selftest-$k.log")"
-        grep -E '^ +[0-9]+\. ' "$out/selftest-$k.log" | cut -c1-400
-    done
+    slices_of gpu "$gencode"
+fi
+if [ "$step" = cpu ]; then
+    slices_of cpu ""
+    cat build/gpu-selftest/verdicts-gpu-*.tsv >"$out/verdicts-gpu.tsv"
+    cat build/gpu-selftest/verdicts-cpu-*.tsv >"$out/verdicts-cpu.tsv"
+    bash mk/verdict-table.sh "$out/verdicts-cpu.tsv" "$out/verdicts-gpu.tsv" >"$out/verdict-table.md"
+    tail -1 "$out/verdict-table.md"
 fi

@@ -712,6 +712,50 @@ static void test_stream_selects_kernel(void)
                    "kit_trace_name_matches: the name before its template arguments must equal the kernel");
 }
 
+/*
+ * Global-memory records (KIT_TRACE_GLOBAL) go to a run's own array, share the launch's site numbering
+ * with the shared accesses, and count towards its END; one with an address, or one outside a launch,
+ * refuses the stream.
+ */
+static void test_stream_global_records(void)
+{
+    stream_buf b = {{0}, 0};
+    kit_access g;
+    memset(&g, 0, sizeof g);
+    g.size = 8, g.write = 1, g.site = 2;
+    put_launch(&b, "k", 32, 64);
+    put_access(&b, 0, 0, 0, 0, 4); /* site 1 */
+    put(&b, KIT_TRACE_GLOBAL, &g, sizeof g);
+    g.thread = 1, g.site = 1;
+    put(&b, KIT_TRACE_GLOBAL, &g, sizeof g);
+    put_end(&b, 3);
+    FILE *f = fmemopen(b.bytes, b.n, "rb");
+    kit_trace_run *runs;
+    size_t nruns, launches;
+    char err[160] = "";
+    int rc = kit_trace_stream_read(f, "k", &runs, &nruns, &launches, err, sizeof err);
+    fclose(f);
+    KIT_ASSERT_MSG(rc == 0 && nruns == 1 && runs[0].n == 1 && runs[0].nglobal == 2 && runs[0].global[1].thread == 1,
+                   "one shared and two global records: rc %d (%s), %zu runs, %zu shared, %zu global", rc, err, nruns,
+                   rc == 0 && nruns ? runs[0].n : 0, rc == 0 && nruns ? runs[0].nglobal : 0);
+    if (rc == 0)
+        kit_trace_runs_free(runs, nruns);
+    for (int c = 0; c < 2; c++) {
+        stream_buf bad = {{0}, 0};
+        memset(&g, 0, sizeof g);
+        g.size = 4, g.site = 1, g.addr = (uint32_t)(c == 0);
+        if (c == 0)
+            put_launch(&bad, "k", 32, 64);
+        put(&bad, KIT_TRACE_GLOBAL, &g, sizeof g);
+        put_end(&bad, 1);
+        size_t accesses;
+        rc = read_stream(&bad, "k", &nruns, &launches, &accesses, err, sizeof err);
+        const char *want = c == 0 ? "a global access with an address" : "global-memory access outside any kernel launch";
+        KIT_ASSERT_MSG(rc == -1 && strstr(err, want), "case %d: expected a refusal with '%s', got rc %d: '%s'", c, want, rc,
+                       err);
+    }
+}
+
 /* Every way a stream can be malformed is refused, with its reason. */
 static void test_stream_refused(void)
 {
@@ -798,6 +842,7 @@ static void register_tests(void)
     kit_test_add(trace, "kit_trace_save writes a file that reads back", test_trace_save);
     kit_test_add(trace, "the trace stream: launches of the measured kernel", test_stream_selects_kernel);
     kit_test_add(trace, "the trace stream: malformed streams refused with their reason", test_stream_refused);
+    kit_test_add(trace, "the trace stream: global-memory records", test_stream_global_records);
 }
 
 int main(void)

@@ -1,12 +1,15 @@
 /* Tests of the CPU emulation (kit_cpu.h): indices, barriers, warp operations, atomics, the runtime, and tracing into the simulator. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bank_micro.cuh"
 #include "kit_bank.h"
 #include "kit_cuda.h"
 #include "kit_merge_run.cuh"
 #include "kit_test.h"
+#include "kit_trace.h"
 
 /* ---- indices ---------------------------------------------------------------- */
 
@@ -452,6 +455,84 @@ static void test_merge_canaries(void)
                    "kit_merge_run: %s, C[4] = %d", msg, C[4]);
 }
 
+/* ---- global-memory hooks (kit_cpu.cc): what code built with -fsanitize=thread calls --------------- */
+
+extern "C" void __tsan_read4(void *p);
+extern "C" void __tsan_write8(void *p);
+
+/* Calls the hooks as instrumented code would: every thread reads an int of `in` and one of the host's,
+   the first 16 store an int64 of `out`. */
+__global__ void global_hooks_kernel(int *in, int64_t *out, int *host)
+{
+    __tsan_read4(in + threadIdx.x);
+    __tsan_read4(host);
+    if (threadIdx.x < 16)
+        __tsan_write8(out + threadIdx.x);
+}
+
+#define GLOBAL_HOOKS_CHILD "--global-hooks-child"
+
+/* The child's part: one launch, whose records go to the grader's stream on KIT_TRACE_FD. */
+static int global_hooks_child(void)
+{
+    int *in, host = 0;
+    int64_t *out;
+    if (cudaMalloc(&in, 32 * sizeof *in) != cudaSuccess || cudaMalloc(&out, 16 * sizeof *out) != cudaSuccess)
+        return 2;
+    KIT_LAUNCH(global_hooks_kernel, 1, 32, 0, in, out, &host);
+    return cudaGetLastError() == cudaSuccess ? 0 : 3;
+}
+
+/*
+ * The hooks record the measured kernel's loads and stores of device memory as KIT_TRACE_GLOBAL records
+ * (sited by the calling instruction), and pass by the host's: this program again, as a runner whose
+ * stream the test reads, since a process looks at KIT_TRACE_FD once.
+ */
+static void test_global_hooks(void)
+{
+    int fds[2];
+    KIT_ASSERT_MSG(pipe(fds) == 0, "pipe failed");
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        if (dup2(fds[1], KIT_TRACE_FD) < 0 || setenv("KIT_TRACE_KERNEL", "global_hooks_kernel", 1) != 0)
+            _exit(4);
+        execl("/proc/self/exe", "test_cpu", GLOBAL_HOOKS_CHILD, (char *)NULL);
+        _exit(5);
+    }
+    close(fds[1]);
+    char *bytes = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&bytes, &len);
+    char buf[4096];
+    for (ssize_t r; mem && (r = read(fds[0], buf, sizeof buf)) > 0;)
+        fwrite(buf, 1, (size_t)r, mem);
+    close(fds[0]);
+    int status = -1;
+    waitpid(pid, &status, 0);
+    KIT_ASSERT_MSG(mem && fclose(mem) == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                   "the child launch failed: status 0x%x", status);
+    FILE *f = fmemopen(bytes, len ? len : 1, "rb");
+    kit_trace_run *runs = NULL;
+    size_t nruns = 0, launches = 0, loads = 0, stores = 0;
+    char err[160] = "";
+    int rc = f ? kit_trace_stream_read(f, "global_hooks_kernel", &runs, &nruns, &launches, err, sizeof err) : -1;
+    for (size_t x = 0; rc == 0 && nruns == 1 && x < runs[0].nglobal; x++) {
+        const kit_access *a = &runs[0].global[x];
+        loads += !a->write && a->size == 4 && a->site == 1;
+        stores += a->write && a->size == 8 && a->site == 2 && a->thread < 16;
+    }
+    KIT_ASSERT_MSG(rc == 0 && nruns == 1 && runs[0].n == 0 && runs[0].nglobal == 48 && loads == 32 && stores == 16,
+                   "expected 32 loads (site 1) and 16 stores (site 2) of device memory, none of the host's: rc %d (%s), "
+                   "%zu runs, %zu global records, %zu loads, %zu stores",
+                   rc, err, nruns, rc == 0 && nruns ? runs[0].nglobal : 0, loads, stores);
+    if (rc == 0)
+        kit_trace_runs_free(runs, nruns);
+    if (f)
+        fclose(f);
+    free(bytes);
+}
+
 static void register_tests(void)
 {
     CU_pSuite run = kit_test_suite("CPU emulation: running kernels");
@@ -469,11 +550,14 @@ static void register_tests(void)
     kit_test_add(trace, "8-byte loads in half-warp phases", test_trace_8byte);
     kit_test_add(trace, "what is recorded, with which ordinal", test_trace_rules);
     kit_test_add(trace, "sites, syncs and visits", test_trace_sites);
+    kit_test_add(trace, "global-memory hooks: device loads and stores into the stream", test_global_hooks);
     CU_pSuite harness = kit_test_suite("merge harness");
     kit_test_add(harness, "canaries around C show writes past either end", test_merge_canaries);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], GLOBAL_HOOKS_CHILD) == 0)
+        return global_hooks_child();
     return kit_test_main("cpu emulation tests", register_tests);
 }

@@ -146,6 +146,34 @@ static void test_spec_pbs(void)
     expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 conflicts<=1 kernel=a/b", "plain");
 }
 
+/* Access bounds (labs 3-5): the four keys, with or without a conflict threshold, and K*share from the launch. */
+static void test_spec_access_bounds(void)
+{
+    char err[256];
+    memset(&lab, 0, sizeof lab);
+    int rc = parse("lab 03-x\nfile x.cuh\ntask merge 1 m\n"
+                   "test merge public a op=merge m=1000 n=777 blocks=3 threads=96 tile=1 global_stores<=4*share\n"
+                   "test merge public b op=merge m=0 n=0 blocks=2 threads=32 tile=1 global_stores<=3*share\n"
+                   "test merge public c op=merge m=9 n=9 blocks=2 threads=40 tile=4 loads>=5 shared_stores>=6 "
+                   "global_loads<=7 global_stores<=8 conflicts<=9 tolerance=25%\n",
+                   0, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && lab.ntests == 3, "access bounds refused: %s", err);
+    /* a: share = ceil(1777 / 288) = 7, warps = 3 * 3: 4 * 9 * 7 */
+    KIT_ASSERT_MSG(lab.tests[0].max_global_stores == 252 && lab.tests[0].stores_per_share == 4,
+                   "global_stores<=4*share of 1777 outputs on 3 x 96 threads: %lld, not 252", lab.tests[0].max_global_stores);
+    KIT_ASSERT_MSG(lab.tests[1].max_global_stores == 1, "no output: the bound is 1 (still measured), not %lld",
+                   lab.tests[1].max_global_stores);
+    const spec_test *t = &lab.tests[2];
+    CU_ASSERT(t->min_loads == 5 && t->min_shared_stores == 6 && t->max_global_loads == 7 && t->max_global_stores == 8);
+    CU_ASSERT(spec_test_measured(&lab.tests[0]) && spec_test_global(&lab.tests[0]) && spec_test_global(t));
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 global_loads<=0", "access bound");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 global_stores<=33*share", "K in 1 .. 32");
+    expect_bad("test merge public t3 op=merge m=10 n=5 global_stores<=2*share", "K*share needs op=merge with its launch");
+    expect_bad("test merge public t3 op=merge m=10 n=5 shared_stores>=3", "access bound needs the kernel's launch");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 kernel=k", "kernel goes with");
+    expect_bad("test merge public t3 op=worst threads=32 tile=17 part=both global_loads<=9", "not access bounds");
+}
+
 /* op=sort (lab 9): its keys, and gpu_slack, which only a conflict threshold may carry. */
 static void test_spec_sort(void)
 {
@@ -1828,6 +1856,7 @@ static void register_tests(void)
     kit_test_add(spec, "bad lines refused with their line", test_spec_bad);
     kit_test_add(spec, "incomplete specs refused", test_spec_incomplete);
     kit_test_add(spec, "op=pbs: keys, defaults and launch", test_spec_pbs);
+    kit_test_add(spec, "access bounds: loads, shared and global stores, global loads, K*share", test_spec_access_bounds);
     kit_test_add(spec, "op=sort: keys, alg and gpu_slack", test_spec_sort);
     kit_test_add(spec, "op=worst: part, and a measured merge only with w = 32", test_spec_worst);
     kit_test_add(spec, "the (type, E) pairs a runner is built for", test_spec_runner_pairs);

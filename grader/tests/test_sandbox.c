@@ -227,6 +227,45 @@ static void test_uid_distinct(void)
     KIT_ASSERT_MSG(msg[0] == '\0', "%s", msg);
 }
 
+/* Forks a child that takes the GPU lock (a profiler's when profiler is 1) and exits 0; returns 1 when
+   it got the lock within a second, 0 when it was still waiting (it is then killed). */
+static int gpu_lock_within_a_second(int profiler)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(1);
+        _exit(sb_gpu_lock(profiler) >= 0 ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The GPU lock: plain runs share it, a profiler has it alone and waits for the runs in progress. */
+static void test_gpu_lock(void)
+{
+    int plain = sb_gpu_lock(0);
+    KIT_ASSERT_MSG(plain >= 0, "no GPU lock for a plain run");
+    KIT_ASSERT_MSG(gpu_lock_within_a_second(0), "a second plain run waited for the first");
+    KIT_ASSERT_MSG(!gpu_lock_within_a_second(1), "a profiler got the lock while a plain run held it");
+    fflush(NULL);
+    pid_t waiting = fork(); /* a profiler that waits for the plain run keeps new plain runs out */
+    if (waiting == 0)
+        _exit(sb_gpu_lock(1) >= 0 ? 0 : 1);
+    usleep(200 * 1000);
+    KIT_ASSERT_MSG(!gpu_lock_within_a_second(0), "a plain run started while a profiler waited for the lock");
+    kill(waiting, SIGKILL);
+    waitpid(waiting, NULL, 0);
+    close(plain);
+    int prof = sb_gpu_lock(1);
+    KIT_ASSERT_MSG(prof >= 0, "no GPU lock for a profiler once the plain run ended");
+    KIT_ASSERT_MSG(!gpu_lock_within_a_second(0), "a plain run got the lock while a profiler held it");
+    KIT_ASSERT_MSG(!gpu_lock_within_a_second(1), "two profilers held the lock at once");
+    close(prof);
+    KIT_ASSERT_MSG(gpu_lock_within_a_second(1), "a profiler waited for a lock no one holds");
+}
+
 /* In a forked child: takes a uid, starts a sleeper under it that leaves our group, reports both, and dies. */
 static void dying_grader(int fd)
 {
@@ -768,6 +807,7 @@ static void register_tests(void)
     CU_pSuite uid = kit_test_suite("a user id per grader");
     kit_test_add(uid, "two ids differ; a held one is refused to another process", test_uid_distinct);
     kit_test_add(uid, "processes left under an id are killed when it is acquired", test_uid_leftovers_killed);
+    kit_test_add(uid, "the GPU lock: plain runs share it, a profiler holds it alone", test_gpu_lock);
     if (geteuid() != 0)
         kit_test_skip_suite(uid, "user ids of their own are for a grader that runs as root");
     else if (sb_uid_acquire(&sandbox_uid, why, sizeof why) != 0)

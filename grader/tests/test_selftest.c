@@ -91,15 +91,18 @@ static int grade_with(const char *nvcc, const char *mode, const char *submission
 static int run_grader(char **argv);
 static char *slurp(const char *path);
 
+/* The grader's mode for the self-test's gradings: KIT_SELFTEST_MODE (cpu, gpu or auto, the default). */
+#define SELFTEST_MODE env_or("KIT_SELFTEST_MODE", "auto")
+
 static int grade(const char *submission, int expect_full, row *rows, int *nrows)
 {
-    return grade_with(env_or("KIT_NVCC", "nvcc"), "auto", submission, expect_full, NULL, 0, rows, nrows);
+    return grade_with(env_or("KIT_NVCC", "nvcc"), SELFTEST_MODE, submission, expect_full, NULL, 0, rows, nrows);
 }
 
 /* grade() with extra grader arguments. */
 static int grade_extra(const char *submission, char **extra, int nextra, row *rows, int *nrows)
 {
-    return grade_with(env_or("KIT_NVCC", "nvcc"), "auto", submission, 0, extra, nextra, rows, nrows);
+    return grade_with(env_or("KIT_NVCC", "nvcc"), SELFTEST_MODE, submission, 0, extra, nextra, rows, nrows);
 }
 
 static int gpu_mode(void);
@@ -112,7 +115,7 @@ static void test_solutions_full_marks(void)
 {
     row rows[MAX_ROWS];
     char *first_labs[] = {"--lab", "01", "--lab", "02"};
-    int n = 0, status = grade_with(env_or("KIT_NVCC", "nvcc"), "auto", "solutions", 1, first_labs, gpu_mode() ? 0 : 4,
+    int n = 0, status = grade_with(env_or("KIT_NVCC", "nvcc"), SELFTEST_MODE, "solutions", 1, first_labs, gpu_mode() ? 0 : 4,
                                    rows, &n);
     KIT_ASSERT_MSG(status == 0, "grading solutions/ with --expect 100 exited %d (see build/selftest-grader.log)",
                    status);
@@ -146,9 +149,12 @@ static int verdict_allowed(const char *allowed, const char *got)
     return 0;
 }
 
-/* Does the grader's "auto" mode pick the GPU here? It does when the NVIDIA driver lists a GPU. */
+/* Does the self-test grade on the GPU? With KIT_SELFTEST_MODE=auto (the default), the grader picks
+   the GPU when the NVIDIA driver lists one. */
 static int gpu_mode(void)
 {
+    if (strcmp(SELFTEST_MODE, "auto") != 0)
+        return strcmp(SELFTEST_MODE, "gpu") == 0;
     DIR *d = opendir("/proc/driver/nvidia/gpus");
     int found = 0;
     for (struct dirent *e; d && (e = readdir(d));)
@@ -233,6 +239,22 @@ static int fixture_args(const char *fixture, char *buf, size_t len, char **argv,
 }
 
 /*
+ * KIT_SELFTEST_VERDICTS=FILE: every verdict the broken submissions got is appended to FILE, a line
+ * each (fixture, lab, task, points, verdict, detail), for the two-mode table (mk/verdict-table.sh).
+ */
+static void record_verdicts(const char *name, const row *rows, int n)
+{
+    const char *path = getenv("KIT_SELFTEST_VERDICTS");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    KIT_ASSERT_MSG(!path || !*path || f != NULL, "cannot append to KIT_SELFTEST_VERDICTS=%s", path);
+    for (int i = 0; f && i < n; i++)
+        fprintf(f, "%s\t%s\t%s\t%d\t%s\t%s\n", name, rows[i].lab, rows[i].task, rows[i].points, rows[i].verdict,
+                rows[i].detail);
+    if (f)
+        fclose(f);
+}
+
+/*
  * Checks one broken submission against its expected.tsv; returns the number of expectations checked.
  * A line is `lab task verdict [text]`: the task's verdict, and text its detail must contain, or
  * with a leading '!' must not contain; `cpu` or `gpu` before it keeps it to that mode; or
@@ -253,6 +275,7 @@ static int check_case(const char *fixture, const char *name)
     int nargs = fixture_args(fixture, extra, sizeof extra, args, 8);
     int n = 0, status = grade_extra(dir, args, nargs, rows, &n), checked = 0;
     KIT_ASSERT_MSG(status == 0, "grading %s exited %d", dir, status);
+    record_verdicts(name, rows, n);
     for (int i = 0; i < n; i++)
         KIT_ASSERT_MSG(control_byte_at(rows[i].detail) < 0, "%s: %s/%s detail has control byte 0x%02x at %d: %s", name,
                        rows[i].lab, rows[i].task, (unsigned char)rows[i].detail[control_byte_at(rows[i].detail)],
@@ -838,6 +861,40 @@ static void test_student_kit_uses(void)
     free(out);
 }
 
+/* Writes text to OUT_DIR/name, and its path into path. */
+static void write_file(const char *name, const char *text, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", out_dir(), name);
+    FILE *f = fopen(path, "w");
+    KIT_ASSERT_MSG(f != NULL && fputs(text, f) >= 0 && fclose(f) == 0, "cannot write %s", path);
+}
+
+/* mk/verdict-table.sh (the two-mode table of the corpus): tasks with the same points agree, whatever
+   their verdicts' words; a task whose points differ, or that one mode did not grade, fails it. */
+static void test_verdict_table(void)
+{
+    char cpu[512], gpu[512], gpu2[512], log[512];
+    write_file("vt-cpu.tsv", "f\t01\tmerge\t0\twrong\tw\nf\t01\tstable\t4\tpass\tp\n", cpu, sizeof cpu);
+    write_file("vt-gpu.tsv", "f\t01\tmerge\t0\tcrash\tc\nf\t01\tstable\t4\tpass\tp\n", gpu, sizeof gpu);
+    write_file("vt-gpu2.tsv", "f\t01\tmerge\t0\tcrash\tc\nf\t01\tstable\t0\twrong\tw\ng\t02\tbound\t4\tpass\tp\n", gpu2,
+               sizeof gpu2);
+    snprintf(log, sizeof log, "%s/selftest-grader.log", out_dir());
+    char *agree[] = {"/bin/bash", "mk/verdict-table.sh", cpu, gpu, NULL}, *differ[] = {"/bin/bash", "mk/verdict-table.sh", cpu, gpu2, NULL};
+    int rc = run_grader(agree);
+    char *out = slurp(log);
+    KIT_ASSERT_MSG(rc == 0 && out && strstr(out, "| f | 01 | merge | wrong (0) | crash (0) | yes |") &&
+                       strstr(out, "2 of 2 tasks get the same points"),
+                   "two modes that agree: exit %d, table:\n%s", rc, out ? out : "(none)");
+    free(out);
+    rc = run_grader(differ);
+    out = slurp(log);
+    KIT_ASSERT_MSG(rc == 1 && out && strstr(out, "| f | 01 | stable | pass (4) | wrong (0) | **no** |") &&
+                       strstr(out, "| g | 02 | bound | not graded (-) | pass (4) | **no** |") &&
+                       strstr(out, "1 of 3 tasks get the same points"),
+                   "two modes that differ: exit %d, table:\n%s", rc, out ? out : "(none)");
+    free(out);
+}
+
 static int rest_only; /* main's "rest": every test but the broken submissions */
 
 static void register_tests(void)
@@ -854,6 +911,7 @@ static void register_tests(void)
         kit_test_add(s, "broken submissions get their verdicts", test_broken_submissions);
     kit_test_add(s, "a fixture that cannot be built fails with its name", test_fixture_failures);
     kit_test_add(s, "the corpus README lists every fixture", test_readme_lists_fixtures);
+    kit_test_add(s, "the two-mode verdict table", test_verdict_table);
     kit_test_add(s, "bad invocations exit 2", test_bad_invocations);
     kit_test_add(s, "--nvcc as a bare name", test_nvcc_by_name);
     kit_test_add(s, "JSON, Gradescope and JUnit files", test_report_files);

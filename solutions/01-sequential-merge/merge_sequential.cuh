@@ -36,14 +36,13 @@ KIT_HD void merge_sequential(InA A, int m, InB B, int n, Out C)
            shared-memory access in the kernels of labs 3 to 5. */
         kit_value_t<InA> a = A[i];
         kit_value_t<InB> b = B[j];
-        /* "<=" hands ties to A; with "<" the merge would still sort but lose stability. */
-        if (a <= b) {
-            C[k++] = a;
-            i++;
-        } else {
-            C[k++] = b;
-            j++;
-        }
+        /* "<=" hands ties to A; with "<" the merge would still sort but lose stability. One store
+           of the key taken, not a store on each side of an if/else: on a GPU, the threads of a
+           warp that take different sides would make two store instructions of one step. */
+        bool take_a = a <= b;
+        C[k++] = take_a ? a : b;
+        i += take_a;
+        j += !take_a;
     }
     /* At most one of these loops runs: it copies what is left of the longer list. Not unrolled, so
        that on a GPU each pass is one read for the whole warp, as the simulator counts it. */
