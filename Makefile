@@ -109,6 +109,8 @@ SOL_CPU_TESTS := $(call sol,$(foreach l,$(LABS),$(BUILD)/labs/sol-cpu/$(l)/test)
 STUDENT_TESTS := $(call gpu,$(foreach l,$(LABS),$(BUILD)/labs/student/$(l)/test))
 STUDENT_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student-cpu/$(l)/test)
 BANKVIZ := $(BUILD)/tools/bankviz
+# The figure drawer behind bankviz (common/tools/kit_viz.c): only bankviz and test_viz link it, no library does.
+VIZ_OBJ := $(BUILD)/obj/common/tools/kit_viz.o
 WORST_CASE := $(call sol,$(BUILD)/tools/worst_case)
 BANKCHECK := $(call gpu,$(BUILD)/tools/bankcheck) $(BUILD)/cpu/tools/bankcheck
 # The kit's own tests. The student's kit runs those that need no answer: the self-test grades
@@ -283,13 +285,15 @@ $(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKITREF) $(LIBKIT
 	$(call link_c)
 $(SKELGEN): $(BUILD)/obj/grader/skelgen.o $(BUILD)/obj/grader/skel.o
 	$(call link_c)
-$(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(LIBKIT_HOST)
+$(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(VIZ_OBJ) $(LIBKIT_HOST)
 	$(call link_c)
 # Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (common/kit_worst.h).
 $(BUILD)/tools/worst_case: $(BUILD)/obj/common/tools/worst_case.o $(LIBKITREF) $(LIBKIT_HOST)
 	$(call link_c)
-$(BUILD)/tests/test_common $(BUILD)/tests/test_worst $(BUILD)/tests/test_bank $(BUILD)/tests/test_ncu \
-$(BUILD)/tests/test_viz: $(BUILD)/tests/%: $(BUILD)/obj/common/tests/%.o $(LIBKITTEST) $(LIBKITREF) $(LIBKIT_HOST)
+$(BUILD)/tests/test_common $(BUILD)/tests/test_worst $(BUILD)/tests/test_bank \
+$(BUILD)/tests/test_ncu: $(BUILD)/tests/%: $(BUILD)/obj/common/tests/%.o $(LIBKITTEST) $(LIBKITREF) $(LIBKIT_HOST)
+	$(call link_c,-lcunit)
+$(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(VIZ_OBJ) $(LIBKITTEST) $(LIBKIT_HOST)
 	$(call link_c,-lcunit)
 $(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/grader/skel.o $(LIBKITTEST)
 	$(call link_c,-lcunit)

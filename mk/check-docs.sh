@@ -2,7 +2,8 @@
 # make test's check of the handbook: both Doxygen builds succeed with zero warnings, every lab
 # handout has the six sections, every figure reaches the site, every question has a model answer,
 # and no model answer reaches the student build. Skipped, with the reason, only when Doxygen is
-# missing (mk/deps.sh installs it where it can).
+# missing (mk/deps.sh installs it where it can). First, without Doxygen: common/kit.h, the map of
+# common/, lists every header there.
 # Usage: check-docs.sh BUILD
 set -u
 build=${1:?usage: check-docs.sh BUILD}
@@ -13,6 +14,21 @@ pass() { echo "  PASS  $1"; passed=$((passed + 1)); }
 fail() { echo "  FAIL  $1"; failed=$((failed + 1)); }
 skip() { echo "  SKIP  $1"; skipped=$((skipped + 1)); }
 summary() { echo "check-docs: $passed passed, $failed failed, $skipped skipped"; [ "$failed" = 0 ]; exit $?; }
+
+# 0. common/kit.h's map has a line " * - NAME  purpose" for each header of common/ (kit.h aside),
+# and none for a header that is not there.
+listed=$(grep -E '^ \* - [A-Za-z0-9_]+\.(h|cuh) +[^ ]' common/kit.h | awk '{print $3}' | LC_ALL=C sort)
+headers=$(for h in common/*.h common/*.cuh; do [ -f "$h" ] && [ "$h" != common/kit.h ] && basename "$h"; done | LC_ALL=C sort)
+unmapped=0
+for h in $(LC_ALL=C comm -23 <(echo "$headers") <(echo "$listed")); do
+    fail "common/$h is not in common/kit.h's map of common/: add a line ' * - $h  <its purpose>' to the group it belongs to"
+    unmapped=1
+done
+for h in $(LC_ALL=C comm -13 <(echo "$headers") <(echo "$listed")); do
+    fail "common/kit.h's map lists $h, which is not in common/: take its line out (or name where it went)"
+    unmapped=1
+done
+[ $unmapped = 0 ] && pass "common/kit.h maps all $(echo "$headers" | grep -c .) headers of common/, each with its purpose"
 
 if ! command -v doxygen >/dev/null 2>&1; then
     skip "the handbook: doxygen is not installed and mk/deps.sh could not install it (sudo apt-get install -y doxygen)"

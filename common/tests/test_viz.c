@@ -1,4 +1,4 @@
-/* Unit tests of the bank-grid visualizer (common/kit_viz.h) and the bankviz tool: the papers' figures cell for cell, golden files, refusals. */
+/* Unit tests of the bank-grid visualizer (common/tools/kit_viz.h) and the bankviz tool: the papers' figures cell for cell, golden files, refusals. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdint.h>
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "kit_test.h"
-#include "kit_viz.h"
+#include "tools/kit_viz.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define GOLDEN_DIR "common/tests/golden"

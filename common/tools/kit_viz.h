@@ -2,6 +2,8 @@
  * Draws shared memory as the papers do (one row per bank, one column per group of w
  * consecutive words) from recorded accesses, as text or SVG, and builds the handouts'
  * figures as accesses so that they go through the same path as a recorded trace.
+ * The figure drawer behind the bankviz tool: it lives beside it in common/tools/, and only
+ * bankviz and its test (test_viz) link it; the kit's libraries and the grader do not.
  */
 #ifndef KIT_VIZ_H
 #define KIT_VIZ_H

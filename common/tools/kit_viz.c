@@ -145,6 +145,13 @@ const kit_viz_cell *kit_viz_cell_at(const kit_viz_grid *g, unsigned bank, uint32
     return &g->cell[(size_t)col * g->w + bank];
 }
 
+/* The words an access touches: first .. last, word indices in the model's banks. */
+static void word_span(const kit_bank_model *m, const kit_access *a, uint64_t *first, uint64_t *last)
+{
+    *first = a->addr / m->word_bytes;
+    *last = ((uint64_t)a->addr + a->size - 1) / m->word_bytes;
+}
+
 /*
  * Marks the cells of one kind (loads or stores) of the highlighted step, and the
  * conflicts among them. Phases are cut as kit_bank_simulate() cuts them: the
@@ -175,7 +182,8 @@ static void mark_step(kit_viz_grid *g, const kit_bank_model *m, const kit_access
             unsigned part = (a->thread % m->w) / lanes_per_part;
             if ((part < parts ? part : parts - 1) != p)
                 continue;
-            uint64_t first = a->addr / m->word_bytes, last = ((uint64_t)a->addr + a->size - 1) / m->word_bytes;
+            uint64_t first, last;
+            word_span(m, a, &first, &last);
             for (uint64_t wd = first; wd <= last; wd++) {
                 size_t at = (size_t)(wd - base);
                 g->cell[at].highlight = 1;
@@ -194,75 +202,101 @@ static void mark_step(kit_viz_grid *g, const kit_bank_model *m, const kit_access
     }
 }
 
-int kit_viz_grid_build(const kit_viz_view *v, long step, const kit_access *acc, size_t n, kit_viz_grid *g, char *err,
-                       size_t errlen)
+/* What kit_viz_grid_build() draws from: the view's warp's accesses, and those of the step it highlights. */
+typedef struct warp_trace {
+    kit_access *mine;   /* the warp's accesses, each moved to block 0 */
+    size_t nmine;
+    uint32_t low_ord;   /* the lowest ordinal among them */
+    kit_access *chosen; /* room for nmine; the accesses of the highlighted step */
+    size_t nchosen;
+} warp_trace;
+
+static int out_of_memory(const warp_trace *wt, char *err, size_t errlen)
 {
-    const kit_bank_model *m = &v->model;
-    kit_access *mine = NULL, *chosen = NULL;
-    uint32_t *stamp = NULL, *ords = NULL;
-    unsigned *bank_words = NULL;
-    size_t *touched = NULL;
-    size_t nmine = 0, nchosen = 0;
-    kit_bank_report rep;
-    memset(g, 0, sizeof *g);
-    memset(&rep, 0, sizeof rep);
-    if (check_model(m, err, errlen) != 0)
-        return -1;
-    if (step < KIT_VIZ_FIRST_STEP || step > (long)UINT32_MAX) {
-        snprintf(err, errlen, "step %ld is not an ordinal", step);
-        return -1;
-    }
+    snprintf(err, errlen, "out of memory drawing %zu accesses", wt->nmine);
+    return -1;
+}
+
+/* Copies the view's warp's accesses out of the trace. Returns -1 with a message if it has none. */
+static int warp_take(const kit_viz_view *v, const kit_access *acc, size_t n, warp_trace *wt, char *err, size_t errlen)
+{
     for (size_t x = 0; x < n; x++)
-        nmine += in_warp(v, &acc[x]);
-    if (nmine == 0) {
+        wt->nmine += in_warp(v, &acc[x]);
+    if (wt->nmine == 0) {
         no_warp_message(v, acc, n, err, errlen);
         return -1;
     }
-    mine = malloc(nmine * sizeof *mine);
-    chosen = malloc(nmine * sizeof *chosen);
-    if (!mine || !chosen)
-        goto oom;
+    wt->mine = malloc(wt->nmine * sizeof *wt->mine);
+    wt->chosen = malloc(wt->nmine * sizeof *wt->chosen);
+    if (!wt->mine || !wt->chosen)
+        return out_of_memory(wt, err, errlen);
     /* Block 0 for all: the simulator then sizes its per-block arrays for one block, whatever the index. */
-    uint32_t low_ord = UINT32_MAX;
+    wt->low_ord = UINT32_MAX;
     size_t k = 0;
     for (size_t x = 0; x < n; x++)
         if (in_warp(v, &acc[x])) {
-            mine[k] = acc[x];
-            mine[k].block = 0;
-            low_ord = mine[k].ordinal < low_ord ? mine[k].ordinal : low_ord;
+            wt->mine[k] = acc[x];
+            wt->mine[k].block = 0;
+            wt->low_ord = wt->mine[k].ordinal < wt->low_ord ? wt->mine[k].ordinal : wt->low_ord;
             k++;
         }
-    if (kit_bank_simulate(m, mine, nmine, &rep, err, errlen) != 0)
-        goto fail; /* bad sizes or thread ids, in the simulator's words */
+    return 0;
+}
+
+/*
+ * Checks the warp's accesses with the simulator, settles the step to highlight
+ * (the lowest ordinal for KIT_VIZ_FIRST_STEP) and keeps its accesses in chosen,
+ * and gives the grid its step count and the simulator's counts: of that step, or
+ * of all the warp's accesses when no step is highlighted.
+ */
+static int grid_counts(const kit_viz_view *v, long *step, const kit_access *acc, size_t n, warp_trace *wt,
+                       kit_viz_grid *g, char *err, size_t errlen)
+{
+    kit_bank_report rep;
+    uint32_t *ords = NULL;
     size_t nords;
-    if (warp_ordinals(v, acc, n, &ords, &nords) != 0)
-        goto oom;
+    int rc = -1;
+    memset(&rep, 0, sizeof rep);
+    if (kit_bank_simulate(&v->model, wt->mine, wt->nmine, &rep, err, errlen) != 0)
+        goto done; /* bad sizes or thread ids, in the simulator's words */
+    if (warp_ordinals(v, acc, n, &ords, &nords) != 0) {
+        out_of_memory(wt, err, errlen);
+        goto done;
+    }
     g->warp_steps = (uint32_t)nords;
-    if (step == KIT_VIZ_FIRST_STEP)
-        step = low_ord;
-    if (step >= 0) {
-        for (size_t x = 0; x < nmine; x++)
-            if (mine[x].ordinal == (uint32_t)step)
-                chosen[nchosen++] = mine[x];
-        if (nchosen == 0) {
+    if (*step == KIT_VIZ_FIRST_STEP)
+        *step = wt->low_ord;
+    if (*step >= 0) {
+        for (size_t x = 0; x < wt->nmine; x++)
+            if (wt->mine[x].ordinal == (uint32_t)*step)
+                wt->chosen[wt->nchosen++] = wt->mine[x];
+        if (wt->nchosen == 0) {
             snprintf(err, errlen,
                      "step %ld does not exist: warp %" PRIu32 " of block %" PRIu32 " has %zu step%s, ordinals %" PRIu32 " .. %" PRIu32,
-                     step, v->warp, v->block, nords, nords == 1 ? "" : "s", ords[0], ords[nords - 1]);
-            goto fail;
+                     *step, v->warp, v->block, nords, nords == 1 ? "" : "s", ords[0], ords[nords - 1]);
+            goto done;
         }
         kit_bank_free(&rep);
-        if (kit_bank_simulate(m, chosen, nchosen, &rep, err, errlen) != 0)
-            goto fail;
+        if (kit_bank_simulate(&v->model, wt->chosen, wt->nchosen, &rep, err, errlen) != 0)
+            goto done;
     }
-    free(ords);
-    ords = NULL;
     g->load = rep.load;
     g->store = rep.store;
+    rc = 0;
+done:
+    free(ords);
     kit_bank_free(&rep);
+    return rc;
+}
 
+/* Gives the grid its columns, from the one holding the warp's lowest word to the one holding its highest, and its cells. */
+static int grid_shape(const kit_bank_model *m, const warp_trace *wt, long step, kit_viz_grid *g, char *err,
+                      size_t errlen)
+{
     uint64_t low = UINT64_MAX, high = 0;
-    for (size_t x = 0; x < nmine; x++) {
-        uint64_t first = mine[x].addr / m->word_bytes, last = ((uint64_t)mine[x].addr + mine[x].size - 1) / m->word_bytes;
+    for (size_t x = 0; x < wt->nmine; x++) {
+        uint64_t first, last;
+        word_span(m, &wt->mine[x], &first, &last);
         low = first < low ? first : low;
         high = last > high ? last : high;
     }
@@ -271,31 +305,33 @@ int kit_viz_grid_build(const kit_viz_view *v, long step, const kit_access *acc, 
         snprintf(err, errlen,
                  "the warp's accesses span words %" PRIu64 " .. %" PRIu64 ", %" PRIu64 " cells with w = %u; at most %u can be drawn",
                  low, high, cols * m->w, m->w, KIT_VIZ_MAX_CELLS);
-        goto fail;
+        return -1;
     }
     g->w = m->w;
     g->first_col = (uint32_t)first_col;
     g->cols = (uint32_t)cols;
     g->step = step;
-    size_t ncells = (size_t)cols * m->w;
-    g->cell = calloc(ncells, sizeof *g->cell);
-    stamp = calloc(ncells, sizeof *stamp);
-    touched = malloc(ncells * sizeof *touched);
-    bank_words = calloc(m->w, sizeof *bank_words);
-    if (!g->cell || !stamp || !touched || !bank_words)
-        goto oom;
-    uint64_t base = first_col * m->w;
+    g->cell = calloc((size_t)cols * m->w, sizeof *g->cell);
+    return g->cell ? 0 : out_of_memory(wt, err, errlen);
+}
+
+/* Fills every cell's word and category, and the lowest thread of the warp that touches it in any step. */
+static void grid_label(const kit_viz_view *v, const warp_trace *wt, kit_viz_grid *g)
+{
+    size_t ncells = (size_t)g->cols * g->w;
+    uint64_t base = (uint64_t)g->first_col * g->w;
     for (size_t c = 0; c < ncells; c++) {
         uint64_t word = base + c;
         g->cell[c].word = (uint32_t)word;
         g->cell[c].thread = -1;
         g->cell[c].cat = word < v->ncat && v->cat[word] < KIT_VIZ_CAT_COUNT ? v->cat[word] : KIT_VIZ_CAT_NONE;
     }
-    for (size_t x = 0; x < nmine; x++) {
-        uint64_t first = mine[x].addr / m->word_bytes, last = ((uint64_t)mine[x].addr + mine[x].size - 1) / m->word_bytes;
+    for (size_t x = 0; x < wt->nmine; x++) {
+        uint64_t first, last;
+        word_span(&v->model, &wt->mine[x], &first, &last);
         for (uint64_t wd = first; wd <= last; wd++) {
             kit_viz_cell *c = &g->cell[wd - base];
-            int32_t t = (int32_t)mine[x].thread;
+            int32_t t = (int32_t)wt->mine[x].thread;
             if (c->thread < 0)
                 c->thread = t;
             else if (c->thread != t) {
@@ -304,29 +340,54 @@ int kit_viz_grid_build(const kit_viz_view *v, long step, const kit_access *acc, 
             }
         }
     }
-    if (step >= 0) {
-        uint32_t pass = 0;
-        mark_step(g, m, chosen, nchosen, step, 0, stamp, &pass, bank_words, touched);
-        mark_step(g, m, chosen, nchosen, step, 1, stamp, &pass, bank_words, touched);
+}
+
+/* Marks the highlighted step's cells and conflicts, loads then stores. */
+static int grid_mark(const kit_bank_model *m, const warp_trace *wt, kit_viz_grid *g, char *err, size_t errlen)
+{
+    size_t ncells = (size_t)g->cols * g->w;
+    uint32_t *stamp = calloc(ncells, sizeof *stamp);
+    uint32_t pass = 0;
+    size_t *touched = malloc(ncells * sizeof *touched);
+    unsigned *bank_words = calloc(m->w, sizeof *bank_words);
+    int rc = stamp && touched && bank_words ? 0 : out_of_memory(wt, err, errlen);
+    if (rc == 0) {
+        mark_step(g, m, wt->chosen, wt->nchosen, g->step, 0, stamp, &pass, bank_words, touched);
+        mark_step(g, m, wt->chosen, wt->nchosen, g->step, 1, stamp, &pass, bank_words, touched);
     }
-    free(mine);
-    free(chosen);
     free(stamp);
     free(touched);
     free(bank_words);
-    return 0;
-oom:
-    snprintf(err, errlen, "out of memory drawing %zu accesses", nmine);
-fail:
-    free(mine);
-    free(chosen);
-    free(stamp);
-    free(touched);
-    free(bank_words);
-    free(ords);
-    kit_bank_free(&rep);
-    kit_viz_grid_free(g);
-    return -1;
+    return rc;
+}
+
+int kit_viz_grid_build(const kit_viz_view *v, long step, const kit_access *acc, size_t n, kit_viz_grid *g, char *err,
+                       size_t errlen)
+{
+    warp_trace wt;
+    memset(&wt, 0, sizeof wt);
+    memset(g, 0, sizeof *g);
+    if (check_model(&v->model, err, errlen) != 0)
+        return -1;
+    if (step < KIT_VIZ_FIRST_STEP || step > (long)UINT32_MAX) {
+        snprintf(err, errlen, "step %ld is not an ordinal", step);
+        return -1;
+    }
+    int rc = warp_take(v, acc, n, &wt, err, errlen);
+    if (rc == 0)
+        rc = grid_counts(v, &step, acc, n, &wt, g, err, errlen);
+    if (rc == 0)
+        rc = grid_shape(&v->model, &wt, step, g, err, errlen);
+    if (rc == 0) {
+        grid_label(v, &wt, g);
+        if (step >= 0)
+            rc = grid_mark(&v->model, &wt, g, err, errlen);
+    }
+    free(wt.mine);
+    free(wt.chosen);
+    if (rc != 0)
+        kit_viz_grid_free(g);
+    return rc;
 }
 
 /* ---- rendering ------------------------------------------------------------------ */
@@ -447,85 +508,123 @@ static void describe(const kit_viz_view *v, const kit_viz_grid *g, char *buf, si
              v->label == KIT_VIZ_LABEL_WORD ? "word indices (byte address / word size)" : "thread ids");
 }
 
+static int any_highlighted(const kit_viz_grid *g, size_t ng)
+{
+    int highlighted = 0;
+    for (size_t i = 0; i < ng; i++)
+        highlighted |= g[i].step >= 0;
+    return highlighted;
+}
+
+/* The rows of the text rendering: one line per bank, built in a buffer before it is printed. */
+typedef struct text_rows {
+    char *line; /* the row being built */
+    size_t cap; /* room in line */
+    size_t len; /* characters in it so far */
+    int rw;     /* the width of a row label such as "31:" */
+    int lw;     /* the width of a cell's label */
+} text_rows;
+
+/* Starts bank b's row with its label. */
+static void row_start(text_rows *r, unsigned b)
+{
+    r->len = (size_t)snprintf(r->line, r->cap, "%*u:", r->rw - 1, b);
+}
+
+/* Appends what grid column c shows to the row, after " |" where a dividing line runs before it. */
+static void row_add(text_rows *r, const kit_viz_view *v, const kit_viz_grid *g, uint32_t c, const char *text)
+{
+    if (divider_before(v, g, c))
+        r->len += (size_t)snprintf(r->line + r->len, r->cap - r->len, " |");
+    r->len += (size_t)snprintf(r->line + r->len, r->cap - r->len, "%s", text);
+}
+
+/* One grid as text: its heading, a row per bank (highlighted cells in [ ], conflicts in < >), its counts. */
+static void text_grid(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, text_rows *r)
+{
+    char label[24], text[32];
+    if (g->step >= 0)
+        fprintf(f, "\n%s %ld:\n", step_word(v), g->step);
+    else
+        fprintf(f, "\nno %s highlighted:\n", step_word(v));
+    for (unsigned b = 0; b < g->w; b++) {
+        row_start(r, b);
+        for (uint32_t c = 0; c < g->cols; c++) {
+            const kit_viz_cell *cell = &g->cell[(size_t)c * g->w + b];
+            char open = ' ', close = ' ';
+            if (cell->conflict)
+                open = '<', close = '>';
+            else if (cell->highlight)
+                open = '[', close = ']';
+            cell_label(v, cell, label, sizeof label);
+            snprintf(text, sizeof text, " %c%*s%c", open, r->lw, label, close);
+            row_add(r, v, g, c, text);
+        }
+        put_trimmed(f, r->line, r->len);
+    }
+    text_counts(f, v, g);
+}
+
+/* The legend under the grids (g[0] stands for their shape): only what they show, then what the two counts mean. */
+static void text_legend(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, size_t ng)
+{
+    fprintf(f, "\nlegend:\n");
+    if (any_highlighted(g, ng)) {
+        fprintf(f, "  [n] accessed in the %s shown\n", step_word(v));
+        fprintf(f, "  <n> a conflict: its bank serves another word in the same %s (and phase)\n", step_word(v));
+    }
+    if (any_shared(v, g))
+        fprintf(f, "  n+  thread n and higher threads of the warp touch this word\n");
+    if (any_divider(v, g))
+        fprintf(f, "  |   %s\n", v->divider_meaning[0] ? v->divider_meaning : "a dividing line");
+    fprintf(f, "  papers' cost: per step, the most distinct words one bank serves (a word read by several threads counts once)\n");
+    fprintf(f, "  profiler conflicts: the cost minus 1 per step (per phase, for accesses wider than a bank)\n");
+}
+
+/* The map of the categories, a letter per cell, and what each letter present means; nothing if no cell has one. */
+static void text_categories(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, text_rows *r)
+{
+    int present[KIT_VIZ_CAT_COUNT];
+    if (!any_category(g, present))
+        return;
+    fprintf(f, "\ncategories:\n");
+    for (unsigned b = 0; b < g->w; b++) {
+        row_start(r, b);
+        for (uint32_t c = 0; c < g->cols; c++) {
+            const kit_viz_cell *cell = &g->cell[(size_t)c * g->w + b];
+            char text[3] = {' ', cell->cat == KIT_VIZ_CAT_NONE ? ' ' : cat_style[cell->cat].letter, '\0'};
+            row_add(r, v, g, c, text);
+        }
+        put_trimmed(f, r->line, r->len);
+    }
+    for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
+        if (present[c])
+            fprintf(f, "  %c %s\n", cat_style[c].letter, cat_style[c].meaning);
+}
+
 int kit_viz_render_text(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, size_t ng)
 {
     if (!same_shape(g, ng))
         return -1;
     const kit_viz_grid *g0 = &g[0];
-    size_t lw = label_width(v, g0);
-    char rowlab[16];
+    char rowlab[16], desc[400];
     snprintf(rowlab, sizeof rowlab, "%u:", g0->w - 1);
-    int rw = (int)strlen(rowlab);
-    size_t linecap = (size_t)rw + (size_t)g0->cols * (lw + 5) + 2;
-    char *line = malloc(linecap);
-    char desc[400], label[24];
-    if (!line)
+    text_rows r = {NULL, 0, 0, (int)strlen(rowlab), (int)label_width(v, g0)};
+    r.cap = (size_t)r.rw + (size_t)g0->cols * ((size_t)r.lw + 5) + 2;
+    r.line = malloc(r.cap);
+    if (!r.line)
         return -1;
-    int highlighted = 0;
-    for (size_t i = 0; i < ng; i++)
-        highlighted |= g[i].step >= 0;
-
     if (v->title[0])
         fprintf(f, "%s\n", v->title);
     if (v->note[0])
         fprintf(f, "note: %s\n", v->note);
     describe(v, g0, desc, sizeof desc);
     fprintf(f, "%s\n", desc);
-    for (size_t i = 0; i < ng; i++) {
-        const kit_viz_grid *gi = &g[i];
-        if (gi->step >= 0)
-            fprintf(f, "\n%s %ld:\n", step_word(v), gi->step);
-        else
-            fprintf(f, "\nno %s highlighted:\n", step_word(v));
-        for (unsigned b = 0; b < gi->w; b++) {
-            size_t len = (size_t)snprintf(line, linecap, "%*u:", rw - 1, b);
-            for (uint32_t c = 0; c < gi->cols; c++) {
-                const kit_viz_cell *cell = &gi->cell[(size_t)c * gi->w + b];
-                char open = ' ', close = ' ';
-                if (cell->conflict)
-                    open = '<', close = '>';
-                else if (cell->highlight)
-                    open = '[', close = ']';
-                cell_label(v, cell, label, sizeof label);
-                if (divider_before(v, gi, c))
-                    len += (size_t)snprintf(line + len, linecap - len, " |");
-                len += (size_t)snprintf(line + len, linecap - len, " %c%*s%c", open, (int)lw, label, close);
-            }
-            put_trimmed(f, line, len);
-        }
-        text_counts(f, v, gi);
-    }
-
-    fprintf(f, "\nlegend:\n");
-    if (highlighted) {
-        fprintf(f, "  [n] accessed in the %s shown\n", step_word(v));
-        fprintf(f, "  <n> a conflict: its bank serves another word in the same %s (and phase)\n", step_word(v));
-    }
-    if (any_shared(v, g0))
-        fprintf(f, "  n+  thread n and higher threads of the warp touch this word\n");
-    if (any_divider(v, g0))
-        fprintf(f, "  |   %s\n", v->divider_meaning[0] ? v->divider_meaning : "a dividing line");
-    fprintf(f, "  papers' cost: per step, the most distinct words one bank serves (a word read by several threads counts once)\n");
-    fprintf(f, "  profiler conflicts: the cost minus 1 per step (per phase, for accesses wider than a bank)\n");
-    int present[KIT_VIZ_CAT_COUNT];
-    if (any_category(g0, present)) {
-        fprintf(f, "\ncategories:\n");
-        for (unsigned b = 0; b < g0->w; b++) {
-            size_t len = (size_t)snprintf(line, linecap, "%*u:", rw - 1, b);
-            for (uint32_t c = 0; c < g0->cols; c++) {
-                const kit_viz_cell *cell = &g0->cell[(size_t)c * g0->w + b];
-                if (divider_before(v, g0, c))
-                    len += (size_t)snprintf(line + len, linecap - len, " |");
-                len += (size_t)snprintf(line + len, linecap - len, " %c",
-                                        cell->cat == KIT_VIZ_CAT_NONE ? ' ' : cat_style[cell->cat].letter);
-            }
-            put_trimmed(f, line, len);
-        }
-        for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
-            if (present[c])
-                fprintf(f, "  %c %s\n", cat_style[c].letter, cat_style[c].meaning);
-    }
-    free(line);
+    for (size_t i = 0; i < ng; i++)
+        text_grid(f, v, &g[i], &r);
+    text_legend(f, v, g, ng);
+    text_categories(f, v, g0, &r);
+    free(r.line);
     return ferror(f) ? -1 : 0;
 }
 
@@ -618,52 +717,83 @@ static void svg_swatch(FILE *f, int x, int y, const char *fill, const char *text
     fputs("</text>\n", f);
 }
 
-int kit_viz_render_svg(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, size_t ng)
+/* A vertical dashed line: a dividing line in a grid, or its sample in the legend. */
+static void svg_dashed(FILE *f, int x, int y1, int y2)
 {
-    if (!same_shape(g, ng))
-        return -1;
+    fprintf(f,
+            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#555555\" stroke-width=\"2\" "
+            "stroke-dasharray=\"5 3\"/>\n",
+            x, y1, x, y2);
+}
+
+static const char svg_cost_text[] =
+    "cost: the papers' count, per step the most distinct words one bank serves; conflicts: the profiler's count, "
+    "the cost minus 1 per step (per phase for accesses wider than a bank)";
+
+/* Where everything of an SVG picture goes, in pixels, worked out before anything is written. */
+typedef struct svg_layout {
+    int cell_w, row_w, panel_w;        /* a cell; the row labels; one grid with its row labels */
+    int width, height;                 /* the whole picture */
+    size_t chars, title_chars;         /* the characters a line holds: of small text, of the title */
+    int title_lines, note_lines;       /* the lines the title and the note wrap to */
+    int top, grid_top, grid_h;         /* the grids' headings, their first row, their height */
+    int legend_top;                    /* the legend's first item */
+    int highlighted, shared, dividers; /* what the legend explains, besides the categories */
+    int present[KIT_VIZ_CAT_COUNT];    /* the categories the grids show */
+    char desc[400];                    /* the line that says what is drawn */
+} svg_layout;
+
+/* The heights, once the widths and the legend's items are known, so that the <svg> element can state its size. */
+static void svg_plan_heights(const kit_viz_view *v, const kit_viz_grid *g0, int count_lines, svg_layout *L)
+{
+    L->title_lines = v->title[0] ? svg_wrapped(NULL, v->title, L->title_chars, 0, 0, 0, "") : 0;
+    L->note_lines = v->note[0] ? svg_wrapped(NULL, v->note, L->chars, 0, 0, 0, "") : 0;
+    int desc_lines = svg_wrapped(NULL, L->desc, L->chars, 0, 0, 0, "");
+    L->top = SVG_MARGIN + L->title_lines * 18 + (L->note_lines + desc_lines) * SVG_LINE + 8;
+    L->grid_top = L->top + 22;
+    L->grid_h = (int)g0->w * SVG_CELL_H;
+    L->legend_top = L->grid_top + L->grid_h + 8 + count_lines * SVG_LINE + 12;
+    int legend_items = 2 * L->highlighted + L->shared + L->dividers;
+    for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
+        legend_items += L->present[c];
+    int cost_lines = svg_wrapped(NULL, svg_cost_text, L->chars, 0, 0, 0, "");
+    L->height = L->legend_top + legend_items * 20 + cost_lines * SVG_LINE + SVG_MARGIN;
+}
+
+/* Lays out ng grids side by side: their cells as wide as the widest label, the picture at least SVG_MIN_WIDTH. */
+static void svg_plan(const kit_viz_view *v, const kit_viz_grid *g, size_t ng, svg_layout *L)
+{
     const kit_viz_grid *g0 = &g[0];
-    int lw = (int)label_width(v, g0);
-    char rowlab[16], label[24], desc[400], counts[2][64], text[KIT_VIZ_TEXT_LEN + 80];
+    char rowlab[16], counts[2][64];
+    int lw = (int)label_width(v, g0), count_lines = 0;
     snprintf(rowlab, sizeof rowlab, "%u:", g0->w - 1);
-    int cell_w = SVG_CHAR * (lw + 1) + 4 > 24 ? SVG_CHAR * (lw + 1) + 4 : 24;
-    int row_w = SVG_CHAR * (int)strlen(rowlab) + 6;
-    int panel_w = row_w + (int)g0->cols * cell_w;
-    int content_w = (int)ng * panel_w + ((int)ng - 1) * SVG_GAP;
-    int width = (content_w > SVG_MIN_WIDTH ? content_w : SVG_MIN_WIDTH) + 2 * SVG_MARGIN;
-    size_t chars = (size_t)(width - 2 * SVG_MARGIN) / 7, title_chars = (size_t)(width - 2 * SVG_MARGIN) / 9;
-    int highlighted = 0, count_lines = 0;
+    L->cell_w = SVG_CHAR * (lw + 1) + 4 > 24 ? SVG_CHAR * (lw + 1) + 4 : 24;
+    L->row_w = SVG_CHAR * (int)strlen(rowlab) + 6;
+    L->panel_w = L->row_w + (int)g0->cols * L->cell_w;
+    int content_w = (int)ng * L->panel_w + ((int)ng - 1) * SVG_GAP;
+    L->width = (content_w > SVG_MIN_WIDTH ? content_w : SVG_MIN_WIDTH) + 2 * SVG_MARGIN;
+    L->chars = (size_t)(L->width - 2 * SVG_MARGIN) / 7;
+    L->title_chars = (size_t)(L->width - 2 * SVG_MARGIN) / 9;
     for (size_t i = 0; i < ng; i++) {
-        highlighted |= g[i].step >= 0;
         int k = svg_counts(counts, &g[i]);
         count_lines = k > count_lines ? k : count_lines;
     }
-    int present[KIT_VIZ_CAT_COUNT];
-    any_category(g0, present);
-    int shared = any_shared(v, g0), dividers = any_divider(v, g0);
-    describe(v, g0, desc, sizeof desc);
+    L->highlighted = any_highlighted(g, ng);
+    any_category(g0, L->present);
+    L->shared = any_shared(v, g0);
+    L->dividers = any_divider(v, g0);
+    describe(v, g0, L->desc, sizeof L->desc);
+    svg_plan_heights(v, g0, count_lines, L);
+}
 
-    /* Heights first, so the <svg> element can state its size. */
-    int title_lines = v->title[0] ? svg_wrapped(NULL, v->title, title_chars, 0, 0, 0, "") : 0;
-    int note_lines = v->note[0] ? svg_wrapped(NULL, v->note, chars, 0, 0, 0, "") : 0;
-    int desc_lines = svg_wrapped(NULL, desc, chars, 0, 0, 0, "");
-    int top = SVG_MARGIN + title_lines * 18 + (note_lines + desc_lines) * SVG_LINE + 8;
-    int grid_top = top + 22, grid_h = (int)g0->w * SVG_CELL_H;
-    int legend_top = grid_top + grid_h + 8 + count_lines * SVG_LINE + 12;
-    int legend_items = 2 * highlighted + shared + dividers;
-    for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
-        legend_items += present[c];
-    static const char cost_text[] =
-        "cost: the papers' count, per step the most distinct words one bank serves; conflicts: the profiler's count, "
-        "the cost minus 1 per step (per phase for accesses wider than a bank)";
-    int cost_lines = svg_wrapped(NULL, cost_text, chars, 0, 0, 0, "");
-    int height = legend_top + legend_items * 20 + cost_lines * SVG_LINE + SVG_MARGIN;
-
+/* The prologue, the <svg> element with its <title> and background, then the title, the note and the description. */
+static void svg_head(FILE *f, const kit_viz_view *v, const svg_layout *L)
+{
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
             "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"12\">\n",
-            width, height, width, height);
+            L->width, L->height, L->width, L->height);
     fputs("<title>", f);
     xml_put(f, v->title[0] ? v->title : "bank grid");
     if (v->note[0]) {
@@ -671,58 +801,65 @@ int kit_viz_render_svg(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, si
         xml_put(f, v->note);
     }
     fputs("</title>\n", f);
-    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
+    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", L->width, L->height);
     int y = SVG_MARGIN + 14;
-    if (title_lines)
-        y += 18 * svg_wrapped(f, v->title, title_chars, SVG_MARGIN, y, 18, " font-size=\"14\" font-weight=\"bold\"");
-    if (note_lines)
-        y += SVG_LINE * svg_wrapped(f, v->note, chars, SVG_MARGIN, y, SVG_LINE, " font-style=\"italic\"");
-    svg_wrapped(f, desc, chars, SVG_MARGIN, y, SVG_LINE, " fill=\"#444444\"");
+    if (L->title_lines)
+        y += 18 * svg_wrapped(f, v->title, L->title_chars, SVG_MARGIN, y, 18, " font-size=\"14\" font-weight=\"bold\"");
+    if (L->note_lines)
+        y += SVG_LINE * svg_wrapped(f, v->note, L->chars, SVG_MARGIN, y, SVG_LINE, " font-style=\"italic\"");
+    svg_wrapped(f, L->desc, L->chars, SVG_MARGIN, y, SVG_LINE, " fill=\"#444444\"");
+}
 
-    for (size_t i = 0; i < ng; i++) {
-        const kit_viz_grid *gi = &g[i];
-        int x0 = SVG_MARGIN + (int)i * (panel_w + SVG_GAP);
-        fprintf(f, "<g>\n");
-        if (gi->step >= 0)
-            snprintf(text, sizeof text, "%s %ld", step_word(v), gi->step);
-        else
-            snprintf(text, sizeof text, "no %s highlighted", step_word(v));
-        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">%s</text>\n",
-                x0 + row_w + (int)gi->cols * cell_w / 2, top + 14, text);
-        for (unsigned b = 0; b < gi->w; b++) {
-            int cy = grid_top + (int)b * SVG_CELL_H;
-            fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%u:</text>\n", x0 + row_w - 6, cy + 14, b);
-            for (uint32_t c = 0; c < gi->cols; c++) {
-                const kit_viz_cell *cell = &gi->cell[(size_t)c * gi->w + b];
-                const char *fill = cell->conflict    ? FILL_CONFLICT
-                                   : cell->highlight ? FILL_HIGHLIGHT
-                                                     : cat_style[cell->cat].fill;
-                int cx = x0 + row_w + (int)c * cell_w;
-                fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#9a9a9a\"/>\n", cx,
-                        cy, cell_w, SVG_CELL_H, fill);
-                cell_label(v, cell, label, sizeof label);
-                if (label[0])
-                    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", cx + cell_w / 2, cy + 14,
-                            label);
-            }
-        }
-        for (uint32_t c = 1; c < gi->cols; c++)
-            if (divider_before(v, gi, c)) {
-                int lx = x0 + row_w + (int)c * cell_w;
-                fprintf(f,
-                        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#555555\" stroke-width=\"2\" "
-                        "stroke-dasharray=\"5 3\"/>\n",
-                        lx, grid_top - 4, lx, grid_top + grid_h + 4);
-            }
-        int k = svg_counts(counts, gi);
-        for (int l = 0; l < k; l++)
-            fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-                    x0 + row_w + (int)gi->cols * cell_w / 2, grid_top + grid_h + 8 + 12 + l * SVG_LINE, counts[l]);
-        fprintf(f, "</g>\n");
+/* Bank b's row of a grid whose left edge is at x0: the bank's label, then a rect and a label per cell. */
+static void svg_row(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, unsigned b, int x0, const svg_layout *L)
+{
+    char label[24];
+    int cy = L->grid_top + (int)b * SVG_CELL_H;
+    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%u:</text>\n", x0 + L->row_w - 6, cy + 14, b);
+    for (uint32_t c = 0; c < g->cols; c++) {
+        const kit_viz_cell *cell = &g->cell[(size_t)c * g->w + b];
+        const char *fill = cell->conflict    ? FILL_CONFLICT
+                           : cell->highlight ? FILL_HIGHLIGHT
+                                             : cat_style[cell->cat].fill;
+        int cx = x0 + L->row_w + (int)c * L->cell_w;
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#9a9a9a\"/>\n", cx, cy,
+                L->cell_w, SVG_CELL_H, fill);
+        cell_label(v, cell, label, sizeof label);
+        if (label[0])
+            fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", cx + L->cell_w / 2, cy + 14, label);
     }
+}
 
-    y = legend_top;
-    if (highlighted) {
+/* One grid, its left edge at x0, as a <g>: its heading, its rows, its dividing lines, the counts under it. */
+static void svg_panel(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, int x0, const svg_layout *L)
+{
+    char text[KIT_VIZ_TEXT_LEN + 80], counts[2][64];
+    int mid = x0 + L->row_w + (int)g->cols * L->cell_w / 2;
+    fprintf(f, "<g>\n");
+    if (g->step >= 0)
+        snprintf(text, sizeof text, "%s %ld", step_word(v), g->step);
+    else
+        snprintf(text, sizeof text, "no %s highlighted", step_word(v));
+    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">%s</text>\n", mid, L->top + 14,
+            text);
+    for (unsigned b = 0; b < g->w; b++)
+        svg_row(f, v, g, b, x0, L);
+    for (uint32_t c = 1; c < g->cols; c++)
+        if (divider_before(v, g, c))
+            svg_dashed(f, x0 + L->row_w + (int)c * L->cell_w, L->grid_top - 4, L->grid_top + L->grid_h + 4);
+    int k = svg_counts(counts, g);
+    for (int l = 0; l < k; l++)
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", mid,
+                L->grid_top + L->grid_h + 8 + 12 + l * SVG_LINE, counts[l]);
+    fprintf(f, "</g>\n");
+}
+
+/* The legend under the grids, an item per thing they show, then what the two counts mean. */
+static void svg_legend(FILE *f, const kit_viz_view *v, const svg_layout *L)
+{
+    char text[KIT_VIZ_TEXT_LEN + 80];
+    int y = L->legend_top;
+    if (L->highlighted) {
         snprintf(text, sizeof text, "accessed in the %s shown", step_word(v));
         svg_swatch(f, SVG_MARGIN, y, FILL_HIGHLIGHT, text);
         y += 20;
@@ -731,27 +868,36 @@ int kit_viz_render_svg(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, si
         y += 20;
     }
     for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
-        if (present[c]) {
+        if (L->present[c]) {
             svg_swatch(f, SVG_MARGIN, y, cat_style[c].fill, cat_style[c].meaning);
             y += 20;
         }
-    if (shared) {
+    if (L->shared) {
         fprintf(f, "<text x=\"%d\" y=\"%d\">n+</text>\n", SVG_MARGIN, y + 11);
         fprintf(f, "<text x=\"%d\" y=\"%d\">thread n and higher threads touch this word</text>\n",
                 SVG_MARGIN + SVG_SWATCH + 8, y + 11);
         y += 20;
     }
-    if (dividers) {
-        fprintf(f,
-                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#555555\" stroke-width=\"2\" "
-                "stroke-dasharray=\"5 3\"/>\n",
-                SVG_MARGIN + SVG_SWATCH / 2, y, SVG_MARGIN + SVG_SWATCH / 2, y + SVG_SWATCH);
+    if (L->dividers) {
+        svg_dashed(f, SVG_MARGIN + SVG_SWATCH / 2, y, y + SVG_SWATCH);
         fprintf(f, "<text x=\"%d\" y=\"%d\">", SVG_MARGIN + SVG_SWATCH + 8, y + 11);
         xml_put(f, v->divider_meaning[0] ? v->divider_meaning : "a dividing line");
         fputs("</text>\n", f);
         y += 20;
     }
-    svg_wrapped(f, cost_text, chars, SVG_MARGIN, y + 12, SVG_LINE, " fill=\"#444444\"");
+    svg_wrapped(f, svg_cost_text, L->chars, SVG_MARGIN, y + 12, SVG_LINE, " fill=\"#444444\"");
+}
+
+int kit_viz_render_svg(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, size_t ng)
+{
+    if (!same_shape(g, ng))
+        return -1;
+    svg_layout L;
+    svg_plan(v, g, ng, &L);
+    svg_head(f, v, &L);
+    for (size_t i = 0; i < ng; i++)
+        svg_panel(f, v, &g[i], SVG_MARGIN + (int)i * (L.panel_w + SVG_GAP), &L);
+    svg_legend(f, v, &L);
     fputs("</svg>\n", f);
     return ferror(f) ? -1 : 0;
 }
@@ -807,6 +953,159 @@ static int parse_uint(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
+/*
+ * A setting of a "# bankviz" line: it applies the line's value, arg (which it may
+ * cut up), to the view. It returns 0, SETTING_BAD for a value it cannot read (the
+ * caller says so, naming the line), or -1 with its own message in err.
+ */
+#define SETTING_BAD 1
+typedef int setting_fn(kit_viz_view *v, const char *name, char *arg, unsigned long lineno, char *err, size_t errlen);
+
+/* title, note, divider-meaning: the text as it is. */
+static int set_text(kit_viz_view *v, const char *name, char *arg, unsigned long lineno, char *err, size_t errlen)
+{
+    char *to = name[0] == 't' ? v->title : name[0] == 'n' ? v->note : v->divider_meaning;
+    if (strlen(arg) >= KIT_VIZ_TEXT_LEN) {
+        snprintf(err, errlen, "line %lu: the %s is longer than %d characters", lineno, name, KIT_VIZ_TEXT_LEN - 1);
+        return -1;
+    }
+    strcpy(to, arg);
+    return 0;
+}
+
+/* model W BYTES: the banks and their width. */
+static int set_model(kit_viz_view *v, const char *name, char *arg, unsigned long lineno, char *err, size_t errlen)
+{
+    (void)name;
+    uint64_t a, b;
+    char *second = strchr(arg, ' ');
+    if (second)
+        *second++ = '\0';
+    if (!second || parse_uint(arg, UINT32_MAX, &a) || parse_uint(second, UINT32_MAX, &b))
+        return SETTING_BAD;
+    v->model.w = (unsigned)a;
+    v->model.word_bytes = (unsigned)b;
+    if (check_model(&v->model, err, errlen) != 0) {
+        snprintf(err, errlen, "line %lu: bad model '%" PRIu64 " %" PRIu64 "' (w lies in 1 .. %d, the word in 1 .. %d bytes)",
+                 lineno, a, b, KIT_VIZ_MAX_W, MAX_WORD_BYTES);
+        return -1;
+    }
+    return 0;
+}
+
+/* label thread|word: what the cells show. */
+static int set_label(kit_viz_view *v, const char *name, char *arg, unsigned long lineno, char *err, size_t errlen)
+{
+    (void)name, (void)lineno, (void)err, (void)errlen;
+    if (strcmp(arg, "thread") == 0)
+        v->label = KIT_VIZ_LABEL_THREAD;
+    else if (strcmp(arg, "word") == 0)
+        v->label = KIT_VIZ_LABEL_WORD;
+    else
+        return SETTING_BAD;
+    return 0;
+}
+
+/* block N, warp N, divider WORD (one more dividing line each time). */
+static int set_number(kit_viz_view *v, const char *name, char *arg, unsigned long lineno, char *err, size_t errlen)
+{
+    uint64_t a;
+    if (parse_uint(arg, UINT32_MAX, &a))
+        return SETTING_BAD;
+    if (name[0] == 'b')
+        v->block = (uint32_t)a;
+    else if (name[0] == 'w')
+        v->warp = (uint32_t)a;
+    else if (v->ndividers < KIT_VIZ_MAX_DIVIDERS)
+        v->divider[v->ndividers++] = (uint32_t)a;
+    else {
+        snprintf(err, errlen, "line %lu: more than %d dividers", lineno, KIT_VIZ_MAX_DIVIDERS);
+        return -1;
+    }
+    return 0;
+}
+
+/* step N|none|first: the step highlighted. */
+static int set_step(kit_viz_view *v, const char *name, char *arg, unsigned long lineno, char *err, size_t errlen)
+{
+    (void)name, (void)lineno, (void)err, (void)errlen;
+    uint64_t a;
+    if (strcmp(arg, "none") == 0)
+        v->step = KIT_VIZ_NO_STEP;
+    else if (strcmp(arg, "first") == 0)
+        v->step = KIT_VIZ_FIRST_STEP;
+    else if (parse_uint(arg, UINT32_MAX, &a) == 0)
+        v->step = (long)a;
+    else
+        return SETTING_BAD;
+    return 0;
+}
+
+/* steps-called round|step: the word for a step. */
+static int set_steps_called(kit_viz_view *v, const char *name, char *arg, unsigned long lineno, char *err,
+                            size_t errlen)
+{
+    (void)name, (void)lineno, (void)err, (void)errlen;
+    if (strcmp(arg, "round") == 0)
+        v->rounds = 1;
+    else if (strcmp(arg, "step") == 0)
+        v->rounds = 0;
+    else
+        return SETTING_BAD;
+    return 0;
+}
+
+/* categories FIRST LETTERS: a category letter for each word from FIRST on; words skipped before FIRST get none. */
+static int set_categories(kit_viz_view *v, const char *name, char *arg, unsigned long lineno, char *err, size_t errlen)
+{
+    (void)name;
+    uint64_t a;
+    char *letters = strchr(arg, ' ');
+    if (letters)
+        *letters++ = '\0';
+    if (!letters || parse_uint(arg, KIT_VIZ_MAX_CAT_WORDS - 1, &a))
+        return SETTING_BAD;
+    size_t len = strlen(letters);
+    if (a + len > KIT_VIZ_MAX_CAT_WORDS) {
+        snprintf(err, errlen, "line %lu: categories are kept for words 0 .. %d only", lineno, KIT_VIZ_MAX_CAT_WORDS - 1);
+        return -1;
+    }
+    for (size_t i = 0; i < len; i++) {
+        int c = 0;
+        while (c < KIT_VIZ_CAT_COUNT && cat_style[c].letter != letters[i])
+            c++;
+        if (c == KIT_VIZ_CAT_COUNT) {
+            snprintf(err, errlen, "line %lu: '%c' is not a category letter (- A B + x .)", lineno, letters[i]);
+            return -1;
+        }
+        v->cat[a + i] = (uint8_t)c;
+    }
+    if (a + len > v->ncat) {
+        for (uint64_t wd = v->ncat; wd < a; wd++)
+            v->cat[wd] = KIT_VIZ_CAT_NONE;
+        v->ncat = (uint32_t)(a + len);
+    }
+    return 0;
+}
+
+/* The settings a "# bankviz" line may name, as kit_viz_trace_write() writes them. */
+static const struct {
+    const char *name;
+    setting_fn *apply;
+} settings[] = {
+    {"title", set_text},
+    {"note", set_text},
+    {"divider-meaning", set_text},
+    {"model", set_model},
+    {"label", set_label},
+    {"block", set_number},
+    {"warp", set_number},
+    {"divider", set_number},
+    {"step", set_step},
+    {"steps-called", set_steps_called},
+    {"categories", set_categories},
+};
+
 /* Applies one "# bankviz" line (the text after "# bankviz "), blanks at its end removed. */
 static int apply_line(kit_viz_view *v, char *s, unsigned long lineno, char *err, size_t errlen)
 {
@@ -815,108 +1114,15 @@ static int apply_line(kit_viz_view *v, char *s, unsigned long lineno, char *err,
         *arg++ = '\0';
     else
         arg = s + strlen(s);
-    uint64_t a, b;
-    if (strcmp(s, "title") == 0 || strcmp(s, "note") == 0 || strcmp(s, "divider-meaning") == 0) {
-        char *to = s[0] == 't' ? v->title : s[0] == 'n' ? v->note : v->divider_meaning;
-        if (strlen(arg) >= KIT_VIZ_TEXT_LEN) {
-            snprintf(err, errlen, "line %lu: the %s is longer than %d characters", lineno, s, KIT_VIZ_TEXT_LEN - 1);
-            return -1;
-        }
-        strcpy(to, arg);
-        return 0;
-    }
-    if (strcmp(s, "model") == 0) {
-        char *second = strchr(arg, ' ');
-        if (second)
-            *second++ = '\0';
-        if (!second || parse_uint(arg, UINT32_MAX, &a) || parse_uint(second, UINT32_MAX, &b))
-            goto bad;
-        v->model.w = (unsigned)a;
-        v->model.word_bytes = (unsigned)b;
-        if (check_model(&v->model, err, errlen) != 0) {
-            snprintf(err, errlen, "line %lu: bad model '%" PRIu64 " %" PRIu64 "' (w lies in 1 .. %d, the word in 1 .. %d bytes)",
-                     lineno, a, b, KIT_VIZ_MAX_W, MAX_WORD_BYTES);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(s, "label") == 0) {
-        if (strcmp(arg, "thread") == 0)
-            v->label = KIT_VIZ_LABEL_THREAD;
-        else if (strcmp(arg, "word") == 0)
-            v->label = KIT_VIZ_LABEL_WORD;
-        else
-            goto bad;
-        return 0;
-    }
-    if (strcmp(s, "block") == 0 || strcmp(s, "warp") == 0 || strcmp(s, "divider") == 0) {
-        if (parse_uint(arg, UINT32_MAX, &a))
-            goto bad;
-        if (s[0] == 'b')
-            v->block = (uint32_t)a;
-        else if (s[0] == 'w')
-            v->warp = (uint32_t)a;
-        else if (v->ndividers < KIT_VIZ_MAX_DIVIDERS)
-            v->divider[v->ndividers++] = (uint32_t)a;
-        else {
-            snprintf(err, errlen, "line %lu: more than %d dividers", lineno, KIT_VIZ_MAX_DIVIDERS);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(s, "step") == 0) {
-        if (strcmp(arg, "none") == 0)
-            v->step = KIT_VIZ_NO_STEP;
-        else if (strcmp(arg, "first") == 0)
-            v->step = KIT_VIZ_FIRST_STEP;
-        else if (parse_uint(arg, UINT32_MAX, &a) == 0)
-            v->step = (long)a;
-        else
-            goto bad;
-        return 0;
-    }
-    if (strcmp(s, "steps-called") == 0) {
-        if (strcmp(arg, "round") == 0)
-            v->rounds = 1;
-        else if (strcmp(arg, "step") == 0)
-            v->rounds = 0;
-        else
-            goto bad;
-        return 0;
-    }
-    if (strcmp(s, "categories") == 0) {
-        char *letters = strchr(arg, ' ');
-        if (letters)
-            *letters++ = '\0';
-        if (!letters || parse_uint(arg, KIT_VIZ_MAX_CAT_WORDS - 1, &a))
-            goto bad;
-        size_t len = strlen(letters);
-        if (a + len > KIT_VIZ_MAX_CAT_WORDS) {
-            snprintf(err, errlen, "line %lu: categories are kept for words 0 .. %d only", lineno,
-                     KIT_VIZ_MAX_CAT_WORDS - 1);
-            return -1;
-        }
-        for (size_t i = 0; i < len; i++) {
-            int c = 0;
-            while (c < KIT_VIZ_CAT_COUNT && cat_style[c].letter != letters[i])
-                c++;
-            if (c == KIT_VIZ_CAT_COUNT) {
-                snprintf(err, errlen, "line %lu: '%c' is not a category letter (- A B + x .)", lineno, letters[i]);
-                return -1;
-            }
-            v->cat[a + i] = (uint8_t)c;
-        }
-        if (a + len > v->ncat) {
-            for (uint64_t wd = v->ncat; wd < a; wd++)
-                v->cat[wd] = KIT_VIZ_CAT_NONE;
-            v->ncat = (uint32_t)(a + len);
-        }
-        return 0;
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+        if (strcmp(s, settings[i].name) != 0)
+            continue;
+        int rc = settings[i].apply(v, s, arg, lineno, err, errlen);
+        if (rc == SETTING_BAD)
+            snprintf(err, errlen, "line %lu: bad value '%s' for bankviz setting '%s'", lineno, arg, s);
+        return rc == 0 ? 0 : -1;
     }
     snprintf(err, errlen, "line %lu: unknown bankviz setting '%s'", lineno, s);
-    return -1;
-bad:
-    snprintf(err, errlen, "line %lu: bad value '%s' for bankviz setting '%s'", lineno, arg, s);
     return -1;
 }
 
