@@ -3,6 +3,7 @@
 #   bash mk/gpu-selftest.sh OUT start   builds, runs the sandbox tests, grades the skeletons and the
 #                                        solutions in GPU mode (ncu measures the conflicts), then the
 #                                        self-test's broken submissions in GPU mode, in SLICES parallel slices
+#   bash mk/gpu-selftest.sh OUT corpus  builds, then the broken submissions in GPU mode alone (as start does)
 #   bash mk/gpu-selftest.sh OUT cpu     the broken submissions again in CPU mode on the same machine, then
 #                                        the two verdict tables side by side (mk/verdict-table.sh) in
 #                                        OUT/verdict-table.md (after start, whose GPU verdicts it reads)
@@ -32,7 +33,7 @@ slices_of() {
     done
 }
 
-if [ "$step" = start ]; then
+if [ "$step" = start ] || [ "$step" = corpus ]; then
     if ! [ -e /usr/include/CUnit/CUnit.h ]; then
         for f in .deb/*.deb; do dpkg -x "$f" /; done
     fi
@@ -40,6 +41,11 @@ if [ "$step" = start ]; then
     date -u | tee -a "$out/device.txt"
     make -j"$(nproc)" build/grader/grader build/libkit.a build/libkitcpu.a build/tools/bankcheck \
         build/tests/test_selftest build/tests/test_sandbox >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+fi
+if [ "$step" = corpus ]; then
+    slices_of gpu "$gencode"
+fi
+if [ "$step" = start ]; then
     build/tests/test_sandbox >"$out/test_sandbox.log" 2>&1
     tail -1 "$out/test_sandbox.log"
     # the skeletons, every lab at once: this also builds each lab's skeleton object for the object check
