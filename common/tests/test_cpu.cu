@@ -255,28 +255,19 @@ static uint64_t traced_conflicts(int kernel, int arg, const int *words, int stor
     return c;
 }
 
-static unsigned gcd(unsigned a, unsigned b)
-{
-    while (b) {
-        unsigned t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
 
 static void test_trace_strided(void)
 {
     for (int s = 1; s <= 64; s++) {
         uint64_t c = traced_conflicts(0, s, NULL, 0);
-        KIT_ASSERT_MSG(c == gcd((unsigned)s, 32) - 1, "stride %d: %llu load conflicts, expected %u", s,
-                       (unsigned long long)c, gcd((unsigned)s, 32) - 1);
+        KIT_ASSERT_MSG(c == (unsigned long long)kit_gcd(s, 32) - 1, "stride %d: %llu load conflicts, expected %d", s,
+                       (unsigned long long)c, kit_gcd(s, 32) - 1);
     }
     /* Stores: the fill is conflict-free, the strided store adds gcd(s,32) - 1, the read-back none. */
     for (int s = 1; s <= 33; s += 8) {
         uint64_t c = traced_conflicts(1, s, NULL, 1);
-        KIT_ASSERT_MSG(c == gcd((unsigned)s, 32) - 1, "stride %d: %llu store conflicts, expected %u", s,
-                       (unsigned long long)c, gcd((unsigned)s, 32) - 1);
+        KIT_ASSERT_MSG(c == (unsigned long long)kit_gcd(s, 32) - 1, "stride %d: %llu store conflicts, expected %d", s,
+                       (unsigned long long)c, kit_gcd(s, 32) - 1);
     }
 }
 
