@@ -753,75 +753,99 @@ static void write_counts(const spec_test *t, const check_env *env, int ran, cons
     fflush(env->counts);
 }
 
-void check_test(const spec_test *t, const check_env *env, check_result *out)
-{
-    out->conflicts = -1;
-    out->reached[0] = '\0';
-    size_t size = kit_type_size(t->type);
-    size_t m = (size_t)t->m, n = (size_t)t->n;
-    int is_merge = strcmp(t->op, "merge") == 0, is_pbs = strcmp(t->op, "pbs") == 0, is_sort = strcmp(t->op, "sort") == 0;
-    int is_worst = strcmp(t->op, "worst") == 0;
-    char req_path[4200], res_path[4200], err_path[4200];
-    snprintf(req_path, sizeof req_path, "%s/request.bin", env->workdir);
-    snprintf(res_path, sizeof res_path, "%s/reply.bin", env->workdir);
-    snprintf(err_path, sizeof err_path, "%s/stderr.txt", env->workdir);
-    char trace[4200], csv[4200];
-    snprintf(trace, sizeof trace, "%s/conflicts.trace", env->workdir);
-    snprintf(csv, sizeof csv, "%s/conflicts.csv", env->workdir);
-    int ran = 0; /* the runner ran and its reply was read: --counts has something to count */
+/* One test's scratch files, inputs and reply, shared by check_test's steps; check_test frees the buffers. */
+typedef struct check_job {
+    char req_path[4200], res_path[4200], err_path[4200], trace[4200], csv[4200], sanitizer_log[4200];
+    size_t size, m, n;
+    int is_merge, is_pbs, is_sort, is_worst;
+    int measured; /* the test has a threshold the runner's measured kernel is judged on */
+    int profiled; /* ncu runs it, or the CPU runner streams its accesses */
+    void *A, *B, *rC, *rA, *rB;
+    int64_t *Q, *R;
+    uint64_t q;
+} check_job;
 
-    void *A = kit_malloc(m * size + 1), *B = kit_malloc(n * size + 1);
-    void *rC = NULL, *rA = NULL, *rB = NULL;
-    int64_t *Q = NULL, *R = NULL;
-    uint64_t q = 0;
+/* Names the scratch files in env->workdir and classifies the test's op. */
+static void job_init(const spec_test *t, const check_env *env, check_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->size = kit_type_size(t->type);
+    j->m = (size_t)t->m;
+    j->n = (size_t)t->n;
+    j->is_merge = strcmp(t->op, "merge") == 0;
+    j->is_pbs = strcmp(t->op, "pbs") == 0;
+    j->is_sort = strcmp(t->op, "sort") == 0;
+    j->is_worst = strcmp(t->op, "worst") == 0;
+    snprintf(j->req_path, sizeof j->req_path, "%s/request.bin", env->workdir);
+    snprintf(j->res_path, sizeof j->res_path, "%s/reply.bin", env->workdir);
+    snprintf(j->err_path, sizeof j->err_path, "%s/stderr.txt", env->workdir);
+    snprintf(j->trace, sizeof j->trace, "%s/conflicts.trace", env->workdir);
+    snprintf(j->csv, sizeof j->csv, "%s/conflicts.csv", env->workdir);
+    snprintf(j->sanitizer_log, sizeof j->sanitizer_log, "%s/sanitizer.log", env->workdir);
+}
+
+/* Generates the inputs A and B from the test's seed; returns 0, or -1 after setting out. */
+static int generate_inputs(const spec_test *t, check_job *j, check_result *out)
+{
+    size_t m = j->m, n = j->n;
+    j->A = kit_malloc(m * j->size + 1);
+    j->B = kit_malloc(n * j->size + 1);
     /* pbs: A holds the sorted keys, B the queries */
     /* sort: A holds the keys to sort, unsorted */
-    int generated = is_pbs    ? kit_gen_merge_input(t->type, A, m, B, 0, t->gen, t->seed) == 0 &&
-                                    answers_pbs_queries(t->type, A, m, t->queries, t->seed, B, n) == 0
-                    : is_sort ? kit_gen_array(t->type, A, m, t->gen, t->seed) == 0
-                              : kit_gen_merge_input(t->type, A, m, B, n, t->gen, t->seed) == 0;
-    if (!A || !B || !generated) {
+    int generated = j->is_pbs    ? kit_gen_merge_input(t->type, j->A, m, j->B, 0, t->gen, t->seed) == 0 &&
+                                       answers_pbs_queries(t->type, j->A, m, t->queries, t->seed, j->B, n) == 0
+                    : j->is_sort ? kit_gen_array(t->type, j->A, m, t->gen, t->seed) == 0
+                                 : kit_gen_merge_input(t->type, j->A, m, j->B, n, t->gen, t->seed) == 0;
+    if (!j->A || !j->B || !generated) {
         set(out, V_ERROR, "%s", "grader could not generate the input");
-        goto done;
+        return -1;
     }
-    /* a lab 8 test of one function is counted by the simulator here, not measured in the runner */
-    int measured = spec_test_measured(t) && !(is_worst && worst_part(t) != 3);
-    int profiled = measured || env->counts != NULL; /* ncu runs it, or the CPU runner streams its accesses */
-    if (is_sort) { /* the variant (0 baseline, 1 CF), u, E, and whether to run the measured gather */
-        Q = malloc(4 * sizeof *Q);
-        if (!Q) {
-            set(out, V_ERROR, "%s", "grader out of memory");
-            goto done;
-        }
+    return 0;
+}
+
+/* The launch part of a sort or kernel lab's request, in j->Q; returns 0, or -1 after setting out. */
+static int launch_request(const spec_test *t, check_job *j, check_result *out)
+{
+    int is_kernel = (j->is_pbs || j->is_merge) && t->blocks > 0;
+    if (!j->is_sort && !is_kernel)
+        return 0;
+    j->Q = malloc(4 * sizeof *j->Q);
+    if (!j->Q) {
+        set(out, V_ERROR, "%s", "grader out of memory");
+        return -1;
+    }
+    int64_t *Q = j->Q;
+    if (j->is_sort) { /* the variant (0 baseline, 1 CF), u, E, and whether to run the measured gather */
         Q[0] = t->alg == 1;
         Q[1] = t->threads;
         Q[2] = t->tile;
-        Q[3] = measured;
-        q = 4;
-    } else if ((is_pbs || is_merge) && t->blocks > 0) { /* a kernel lab: the launch, and whether to run the measured kernel */
-        Q = malloc(4 * sizeof *Q);
-        if (!Q) {
-            set(out, V_ERROR, "%s", "grader out of memory");
-            goto done;
-        }
-        q = 0;
-        if (is_pbs)
-            Q[q++] = t->alg;
-        Q[q++] = t->blocks;
-        Q[q++] = t->threads;
-        if (is_merge)
-            Q[q++] = t->tile;
-        if (is_pbs || (measured && t->kernel[0])) /* a merge lab's own measured kernel, named by kernel= (lab 7) */
-            Q[q++] = measured;
+        Q[3] = j->measured;
+        j->q = 4;
+        return 0;
     }
-    char sanitizer_log[4200];
-    snprintf(sanitizer_log, sizeof sanitizer_log, "%s/sanitizer.log", env->workdir);
-    remove(trace); /* never judge an earlier test's measurement */
-    remove(csv);
-    remove(sanitizer_log);
+    uint64_t q = 0; /* a kernel lab: the launch, and whether to run the measured kernel */
+    if (j->is_pbs)
+        Q[q++] = t->alg;
+    Q[q++] = t->blocks;
+    Q[q++] = t->threads;
+    if (j->is_merge)
+        Q[q++] = t->tile;
+    if (j->is_pbs || (j->measured && t->kernel[0])) /* a merge lab's own measured kernel, named by kernel= (lab 7) */
+        Q[q++] = j->measured;
+    j->q = q;
+    return 0;
+}
+
+/* Clears an earlier test's logs and gives the runner empty ones of its own; returns 0, or -1 after setting out. */
+static int prepare_logs(const check_env *env, check_job *j, check_result *out)
+{
+    remove(j->trace); /* never judge an earlier test's measurement */
+    remove(j->csv);
+    remove(j->sanitizer_log);
     /* The runner, ncu or compute-sanitizer may run as another user (the grader as root runs tests as
        nobody): give each file they write an empty one of their own, in a folder they cannot create in. */
-    const char *prepared[2] = {profiled && !env->simulated ? csv : NULL, env->sanitizer ? sanitizer_log : NULL};
+    const char *prepared[2] = {j->profiled && !env->simulated ? j->csv : NULL,
+                               env->sanitizer ? j->sanitizer_log : NULL};
     for (int x = 0; x < 2; x++) {
         if (!prepared[x])
             continue;
@@ -830,145 +854,202 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
             set(out, V_ERROR, "could not prepare %s for the runner", prepared[x]);
             if (fd >= 0)
                 close(fd);
-            goto done;
+            return -1;
         }
         close(fd);
     }
-    if (is_worst)
-        Q = worst_request(t, measured, &q);
-    if ((is_worst && !Q) || (!is_merge && !is_pbs && !is_sort && !is_worst && !(Q = choose_ranks(t, &q)))) {
-        set(out, V_ERROR, "%s", "grader out of memory");
-        goto done;
-    }
+    return 0;
+}
 
+/* Completes the request (worst, co_rank) and writes it to j->req_path; returns 0, or -1 after setting out. */
+static int write_request(const spec_test *t, check_job *j, check_result *out)
+{
+    if (j->is_worst)
+        j->Q = worst_request(t, j->measured, &j->q);
+    if ((j->is_worst && !j->Q) ||
+        (!j->is_merge && !j->is_pbs && !j->is_sort && !j->is_worst && !(j->Q = choose_ranks(t, &j->q)))) {
+        set(out, V_ERROR, "%s", "grader out of memory");
+        return -1;
+    }
     kit_req req;
     memset(&req, 0, sizeof req);
     snprintf(req.op, sizeof req.op, "%s", t->op);
     req.type = t->type;
-    req.m = m;
-    req.n = n;
-    req.q = q;
-    req.flags = is_merge || is_pbs || is_sort ? KIT_REQ_GUARD : 0;
-    FILE *f = fopen(req_path, "wb");
-    int wrote = f && kit_req_write(f, &req, A, B, Q) == 0;
+    req.m = j->m;
+    req.n = j->n;
+    req.q = j->q;
+    req.flags = j->is_merge || j->is_pbs || j->is_sort ? KIT_REQ_GUARD : 0;
+    FILE *f = fopen(j->req_path, "wb");
+    int wrote = f && kit_req_write(f, &req, j->A, j->B, j->Q) == 0;
     if (f)
         wrote &= fclose(f) == 0;
     if (!wrote) {
-        set(out, V_ERROR, "could not write %s", req_path);
-        goto done;
+        set(out, V_ERROR, "could not write %s", j->req_path);
+        return -1;
     }
+    return 0;
+}
 
-    kit_res want;
-    memset(&want, 0, sizeof want);
-    want.type = t->type;
-    want.c = is_merge || is_sort ? m + n + 2 * KIT_GUARD_ELEMS : is_pbs ? 2 * KIT_GUARD_ELEMS : 0;
-    want.m = m;
-    want.n = n;
-    want.r = is_merge || is_sort ? 0 : is_pbs ? n : is_worst ? worst_reply_len(t) : 3 * q;
-    long long reply_bytes = (long long)(sizeof(kit_res) + 8 + (want.c + m + n) * size + want.r * 8);
+/* The reply's expected shape; returns its size in bytes. */
+static long long expected_reply(const spec_test *t, const check_job *j, kit_res *want)
+{
+    memset(want, 0, sizeof *want);
+    want->type = t->type;
+    want->c = j->is_merge || j->is_sort ? j->m + j->n + 2 * KIT_GUARD_ELEMS : j->is_pbs ? 2 * KIT_GUARD_ELEMS : 0;
+    want->m = j->m;
+    want->n = j->n;
+    want->r = j->is_merge || j->is_sort ? 0 : j->is_pbs ? j->n : j->is_worst ? worst_reply_len(t) : 3 * j->q;
+    return (long long)(sizeof(kit_res) + 8 + (want->c + j->m + j->n) * j->size + want->r * 8);
+}
 
-    sb_limits lim;
-    memset(&lim, 0, sizeof lim);
-    check_time_limits(env->simulated, t->timeout_s > 0 ? t->timeout_s : env->timeout_s, &lim);
-    lim.file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
-    if (profiled && !env->simulated) {
-        lim.timeout_s *= 4;           /* ncu replays the kernel */
-        lim.file_bytes += 256LL << 20; /* and writes its report to /tmp */
+/* The sandbox limits for the runner: time, reply size, user, and the files it reads and writes. */
+static void runner_limits(const spec_test *t, const check_env *env, const check_job *j, long long reply_bytes,
+                          sb_limits *lim)
+{
+    memset(lim, 0, sizeof *lim);
+    check_time_limits(env->simulated, t->timeout_s > 0 ? t->timeout_s : env->timeout_s, lim);
+    lim->file_bytes = reply_bytes + (1 << 20); /* the reply, plus 1 MiB of slack for stderr */
+    if (j->profiled && !env->simulated) {
+        lim->timeout_s *= 4;            /* ncu replays the kernel */
+        lim->file_bytes += 256LL << 20; /* and writes its report to /tmp */
     }
-    lim.cwd = env->workdir;
-    lim.nproc = env->nproc;
-    lim.uid = env->uid;
-    lim.gid = env->gid;
-    lim.no_network = 1;
-    lim.stdin_path = req_path;
-    lim.stdout_path = res_path;
-    lim.stderr_path = err_path;
+    lim->cwd = env->workdir;
+    lim->nproc = env->nproc;
+    lim->uid = env->uid;
+    lim->gid = env->gid;
+    lim->no_network = 1;
+    lim->stdin_path = j->req_path;
+    lim->stdout_path = j->res_path;
+    lim->stderr_path = j->err_path;
     /* ncu and compute-sanitizer write their logs (prepared above, the sandbox user's own) in the scratch
        folder, whose permissions keep everything else there out of the runner's reach */
     const char *const logs_writable[] = {env->workdir, NULL};
-    sandbox_apply(&env->box, &lim, 0, env->simulated, env->simulated ? NULL : logs_writable);
+    sandbox_apply(&env->box, lim, 0, env->simulated, env->simulated ? NULL : logs_writable);
+}
+
+/* Runs the runner in the sandbox and judges how it ended; returns 0, or -1 after setting out. */
+static int run_runner(const spec_test *t, const check_env *env, check_job *j, long long reply_bytes, check_result *out)
+{
+    sb_limits lim;
+    runner_limits(t, env, j, reply_bytes, &lim);
     char *argv[16], kernel_filter[80], metrics[1024];
-    runner_argv(t, env, profiled, csv, sanitizer_log, kernel_filter, sizeof kernel_filter, metrics, sizeof metrics, argv);
+    runner_argv(t, env, j->profiled, j->csv, j->sanitizer_log, kernel_filter, sizeof kernel_filter, metrics,
+                sizeof metrics, argv);
     sb_result run;
     /* CPU mode, a conflict threshold: the runner streams the measured kernel's launches and shared
        accesses to us on fd 3 (kit_trace.h); the environment names the kernel */
     char kernel_env[96];
     snprintf(kernel_env, sizeof kernel_env, "KIT_TRACE_KERNEL=%s", env->counts ? "." : measured_kernel(t));
     char *runner_env[] = {kernel_env, NULL};
-    int streamed = profiled && env->simulated;
+    int streamed = j->profiled && env->simulated;
     if (streamed)
         lim.envp = runner_env;
-    int profiler = env->simulated ? -1 : sb_gpu_lock(profiled && env->ncu != NULL);
-    int started = drained_run(argv, &lim, streamed ? trace : NULL, trace_cap(t, m, n), &run);
+    int profiler = env->simulated ? -1 : sb_gpu_lock(j->profiled && env->ncu != NULL);
+    int started = drained_run(argv, &lim, streamed ? j->trace : NULL, trace_cap(t, j->m, j->n), &run);
     if (profiler >= 0)
         close(profiler);
     if (started != 0) {
         set(out, V_ERROR, "%s", "grader could not start the runner");
-        goto done;
+        return -1;
     }
-    if (judge_run(t, env, &run, &lim, profiled, err_path, csv, sanitizer_log, out) != 0)
-        goto done;
+    return judge_run(t, env, &run, &lim, j->profiled, j->err_path, j->csv, j->sanitizer_log, out);
+}
 
+/* Reads the reply into j's r* buffers and judges its status; returns 0, or -1 after setting out. */
+static int read_reply(const spec_test *t, check_job *j, const kit_res *want, int *ran, check_result *out)
+{
     kit_res got;
     char err[160];
-    f = fopen(res_path, "rb");
-    int ok = f && kit_res_read(f, &want, &got, &rC, &rA, &rB, &R, err, sizeof err) == 0;
+    FILE *f = fopen(j->res_path, "rb");
+    int ok = f && kit_res_read(f, want, &got, &j->rC, &j->rA, &j->rB, &j->R, err, sizeof err) == 0;
     if (f)
         fclose(f);
     if (!ok) {
         set(out, V_WRONG, "malformed output: %s%s", f ? err : "no reply file",
             f ? " (does the code print to stdout? the reply goes there)" : "");
-        goto done;
+        return -1;
     }
-    ran = 1;
+    *ran = 1;
     if (t->hidden) /* the runner saw the hidden input: none of its words reach a report */
         snprintf(got.note, sizeof got.note, "%s", "(the runner's note is not shown for hidden tests)");
     if (got.status == KIT_RES_NOT_IMPLEMENTED) {
         set(out, V_NOT_ATTEMPTED, "not attempted (not implemented: %s)", got.note);
         snprintf(out->reached, sizeof out->reached, "%s", t->hidden ? "" : got.note);
-        goto done;
+        return -1;
     }
     if (got.status == KIT_RES_FAILED) {
         set(out, V_CRASH, "failed at run time: %s", got.note);
-        goto done;
+        return -1;
     }
     if (got.status == KIT_RES_ERROR) {
         set(out, V_ERROR, "runner refused the request: %s", got.note);
-        goto done;
+        return -1;
     }
+    return 0;
+}
+
+/* Judges the reply's values: inputs untouched, guards intact, then the op's own judge (which sets out's
+   verdict); returns -1 if the inputs or guards were damaged (out set), else 0. */
+static int judge_reply(const spec_test *t, const check_job *j, check_result *out)
+{
     char msg[200];
-    if (kit_verify(t->type, A, rA, m, msg, sizeof msg) >= 0) {
+    size_t size = j->size;
+    if (kit_verify(t->type, j->A, j->rA, j->m, msg, sizeof msg) >= 0) {
         set(out, V_WRONG, "modified its input A at %s", msg);
-        goto done;
+        return -1;
     }
-    if (kit_verify(t->type, B, rB, n, msg, sizeof msg) >= 0) {
+    if (kit_verify(t->type, j->B, j->rB, j->n, msg, sizeof msg) >= 0) {
         set(out, V_WRONG, "modified its input B at %s", msg);
-        goto done;
+        return -1;
     }
-    if ((is_merge || is_sort) && check_guards(rC, m + n, size, 0, out) != 0)
-        goto done;
-    if (is_pbs && check_guards(rC, 0, size, 1, out) != 0) /* the canaries around the answers (ints) */
-        goto done;
-    if (is_sort) {
-        judge_sort(t, A, (char *)rC + (size_t)KIT_GUARD_ELEMS * size, out);
-    } else if (is_merge) {
-        judge_merge(t, A, B, (char *)rC + (size_t)KIT_GUARD_ELEMS * size, out);
-    } else if (is_pbs) {
-        judge_pbs(t, A, B, R, out);
-    } else if (is_worst) {
-        judge_worst(t, R, out);
+    if ((j->is_merge || j->is_sort) && check_guards(j->rC, j->m + j->n, size, 0, out) != 0)
+        return -1;
+    if (j->is_pbs && check_guards(j->rC, 0, size, 1, out) != 0) /* the canaries around the answers (ints) */
+        return -1;
+    const char *C = (const char *)j->rC + (size_t)KIT_GUARD_ELEMS * size;
+    if (j->is_sort) {
+        judge_sort(t, j->A, C, out);
+    } else if (j->is_merge) {
+        judge_merge(t, j->A, j->B, C, out);
+    } else if (j->is_pbs) {
+        judge_pbs(t, j->A, j->B, j->R, out);
+    } else if (j->is_worst) {
+        judge_worst(t, j->R, out);
     } else {
-        judge_co_rank(t, A, B, Q, q, R, out);
+        judge_co_rank(t, j->A, j->B, j->Q, j->q, j->R, out);
     }
-    if (measured)
-        judge_measured(t, env, trace, csv, err_path, (long long)(m + n) * (long long)size, out);
+    return 0;
+}
+
+void check_test(const spec_test *t, const check_env *env, check_result *out)
+{
+    out->conflicts = -1;
+    out->reached[0] = '\0';
+    check_job job, *j = &job;
+    job_init(t, env, j);
+    int ran = 0; /* the runner ran and its reply was read: --counts has something to count */
+    if (generate_inputs(t, j, out) != 0)
+        goto done;
+    /* a lab 8 test of one function is counted by the simulator here, not measured in the runner */
+    j->measured = spec_test_measured(t) && !(j->is_worst && worst_part(t) != 3);
+    j->profiled = j->measured || env->counts != NULL;
+    if (launch_request(t, j, out) != 0 || prepare_logs(env, j, out) != 0 || write_request(t, j, out) != 0)
+        goto done;
+    kit_res want;
+    long long reply_bytes = expected_reply(t, j, &want);
+    if (run_runner(t, env, j, reply_bytes, out) != 0 || read_reply(t, j, &want, &ran, out) != 0)
+        goto done;
+    if (judge_reply(t, j, out) != 0)
+        goto done;
+    if (j->measured)
+        judge_measured(t, env, j->trace, j->csv, j->err_path, (long long)(j->m + j->n) * (long long)j->size, out);
 done:
-    write_counts(t, env, ran, trace, csv, out);
-    free(A);
-    free(B);
-    free(Q);
-    free(rC);
-    free(rA);
-    free(rB);
-    free(R);
+    write_counts(t, env, ran, j->trace, j->csv, out);
+    free(j->A);
+    free(j->B);
+    free(j->Q);
+    free(j->rC);
+    free(j->rA);
+    free(j->rB);
+    free(j->R);
 }

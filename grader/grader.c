@@ -867,6 +867,97 @@ static void grade_submission(const grading *g, const char *submission, const cha
     rep->seconds = kit_now_s() - start;
 }
 
+/* The submission folders under batch (dot-folders and links skipped), unsorted, in *names, which the
+   caller frees with each name; returns 0, or 2 after saying why on stderr. */
+static int list_submissions(const char *batch, char ***names, int *count)
+{
+    DIR *d = opendir(batch);
+    if (!d) {
+        fprintf(stderr, "grader: cannot read the batch folder %s: %s\n", batch, strerror(errno));
+        return 2;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[4400];
+        struct stat st;
+        fmt(path, sizeof path, "%s/%s", batch, e->d_name);
+        if (e->d_name[0] == '.' || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        char **grown = realloc(*names, (size_t)(*count + 1) * sizeof **names);
+        if (!grown || !(grown[*count] = strdup(e->d_name))) {
+            fprintf(stderr, "grader: out of memory listing %s\n", batch);
+            closedir(d);
+            return 2;
+        }
+        *names = grown;
+        (*count)++;
+    }
+    closedir(d);
+    return 0;
+}
+
+/* Opens the gradebook in *gb: the saved one, to resume, when its columns are this grading's; else a fresh
+   one (with --force). Fills rep's labs. Returns 0, or 2 after saying why on stderr. */
+static int open_gradebook(const grading *g, grade_report *rep, gradebook *gb)
+{
+    const options *o = g->o;
+    char err[4400] = "out of memory";
+    gradebook old;
+    load_labs(g, rep);
+    if (gradebook_init(gb, rep) != 0 || gradebook_load(o->gradebook, &old, err, sizeof err) != 0) {
+        fprintf(stderr, "grader: %s\n", err);
+        return 2;
+    }
+    if (old.ncols && !gradebook_same_columns(&old, gb)) {
+        if (!o->force) {
+            fprintf(stderr, "grader: %s has other columns than this grading (other labs or tasks?); "
+                            "pass --force to start it afresh, or name another --gradebook\n", o->gradebook);
+            return 2;
+        }
+        fprintf(stderr, "grader: %s has other columns; --force starts it afresh\n", o->gradebook);
+    } else if (old.ncols) {
+        gradebook_free(gb);
+        *gb = old; /* resume: keep every row already there */
+        memset(&old, 0, sizeof old);
+    }
+    gradebook_free(&old);
+    return 0;
+}
+
+/* Grades each student of names not yet in gb (all with --force), saving gb and the report after each;
+   counts them in *graded and *skipped. Returns 0, or 2 after saying why on stderr. */
+static int grade_students(const grading *g, char **names, int count, gradebook *gb, grade_report *rep, int *graded,
+                          int *skipped)
+{
+    const options *o = g->o;
+    char err[4400] = "out of memory";
+    for (int i = 0; i < count; i++) {
+        char path[4400], abs[4096];
+        if (!o->force && gradebook_find(gb, names[i]) >= 0) {
+            (*skipped)++;
+            continue;
+        }
+        fmt(path, sizeof path, "%s/%s", o->batch, names[i]);
+        if (!realpath(path, abs)) {
+            fputs("grader: ", stderr);
+            report_put_clean(stderr, path);
+            fprintf(stderr, ": %s\n", strerror(errno));
+            continue;
+        }
+        grade_submission(g, abs, names[i], rep);
+        char report[4400];
+        fmt(report, sizeof report, "%s/%s.json", o->reports ? o->reports : "", names[i]);
+        if (o->reports && report_write_file(report, report_json, rep) != 0)
+            return 2;
+        if (gradebook_put(gb, names[i], rep) != 0 || gradebook_save(o->gradebook, gb, err, sizeof err) != 0) {
+            fprintf(stderr, "grader: %s\n", err);
+            return 2;
+        }
+        (*graded)++;
+        gradebook_progress(stdout, names[i], rep);
+    }
+    return 0;
+}
+
 /*
  * Batch mode: grades each subfolder of o->batch (sorted; dot-folders and
  * links skipped) and saves the gradebook after every student, so an
@@ -876,30 +967,10 @@ static void grade_submission(const grading *g, const char *submission, const cha
 static int run_batch(const grading *g)
 {
     const options *o = g->o;
-    char err[4400] = "out of memory";
-    DIR *d = opendir(o->batch);
-    if (!d) {
-        fprintf(stderr, "grader: cannot read the batch folder %s: %s\n", o->batch, strerror(errno));
-        return 2;
-    }
     char **names = NULL;
     int count = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        char path[4400];
-        struct stat st;
-        fmt(path, sizeof path, "%s/%s", o->batch, e->d_name);
-        if (e->d_name[0] == '.' || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-            continue;
-        char **grown = realloc(names, (size_t)(count + 1) * sizeof *names);
-        if (!grown || !(grown[count] = strdup(e->d_name))) {
-            fprintf(stderr, "grader: out of memory listing %s\n", o->batch);
-            closedir(d);
-            return 2;
-        }
-        names = grown;
-        count++;
-    }
-    closedir(d);
+    if (list_submissions(o->batch, &names, &count) != 0)
+        return 2;
     struct stat st;
     if (o->reports && (stat(o->reports, &st) != 0 || !S_ISDIR(st.st_mode))) {
         fprintf(stderr, "grader: the --reports folder %s does not exist\n", o->reports);
@@ -913,55 +984,11 @@ static int run_batch(const grading *g)
     qsort(names, (size_t)count, sizeof *names, cmp_str);
 
     static grade_report rep;
-    gradebook old, gb;
-    load_labs(g, &rep);
-    if (gradebook_init(&gb, &rep) != 0 || gradebook_load(o->gradebook, &old, err, sizeof err) != 0) {
-        fprintf(stderr, "grader: %s\n", err);
+    gradebook gb;
+    if (open_gradebook(g, &rep, &gb) != 0)
         return 2;
-    }
-    if (old.ncols && !gradebook_same_columns(&old, &gb)) {
-        if (!o->force) {
-            fprintf(stderr, "grader: %s has other columns than this grading (other labs or tasks?); "
-                            "pass --force to start it afresh, or name another --gradebook\n", o->gradebook);
-            return 2;
-        }
-        fprintf(stderr, "grader: %s has other columns; --force starts it afresh\n", o->gradebook);
-    } else if (old.ncols) {
-        gradebook_free(&gb);
-        gb = old; /* resume: keep every row already there */
-        memset(&old, 0, sizeof old);
-    }
-    gradebook_free(&old);
-
-    int status = 0, graded = 0, skipped = 0;
-    for (int i = 0; i < count && status == 0; i++) {
-        char path[4400], abs[4096];
-        if (!o->force && gradebook_find(&gb, names[i]) >= 0) {
-            skipped++;
-            continue;
-        }
-        fmt(path, sizeof path, "%s/%s", o->batch, names[i]);
-        if (!realpath(path, abs)) {
-            fputs("grader: ", stderr);
-            report_put_clean(stderr, path);
-            fprintf(stderr, ": %s\n", strerror(errno));
-            continue;
-        }
-        grade_submission(g, abs, names[i], &rep);
-        char report[4400];
-        fmt(report, sizeof report, "%s/%s.json", o->reports ? o->reports : "", names[i]);
-        if (o->reports && report_write_file(report, report_json, &rep) != 0) {
-            status = 2;
-            break;
-        }
-        if (gradebook_put(&gb, names[i], &rep) != 0 || gradebook_save(o->gradebook, &gb, err, sizeof err) != 0) {
-            fprintf(stderr, "grader: %s\n", err);
-            status = 2;
-            break;
-        }
-        graded++;
-        gradebook_progress(stdout, names[i], &rep);
-    }
+    int graded = 0, skipped = 0;
+    int status = grade_students(g, names, count, &gb, &rep, &graded, &skipped);
     if (status == 0) {
         printf("\nGraded %d submissions, skipped %d already in %s (--force regrades them).\n", graded, skipped,
                o->gradebook);

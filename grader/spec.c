@@ -38,6 +38,103 @@ static int parse_num(const char *s, long long lo, long long hi, long long *out)
     return 0;
 }
 
+/* Applies key=val if the key describes the test's input (op, type, gen, m, n, seed, ranks, check, queries):
+   returns 1 with *why NULL or what is wrong, or 0 if the key is none of those. */
+static int input_option(spec_test *t, const char *key, const char *val, const char **why)
+{
+    long long v;
+    *why = NULL;
+    if (strcmp(key, "op") == 0) {
+        if (strcmp(val, "merge") != 0 && strcmp(val, "co_rank") != 0 && strcmp(val, "pbs") != 0 &&
+            strcmp(val, "sort") != 0 && strcmp(val, "worst") != 0)
+            *why = "op must be merge, co_rank, pbs, sort or worst";
+        else
+            snprintf(t->op, sizeof t->op, "%s", val);
+    } else if (strcmp(key, "type") == 0) {
+        if (kit_type_parse(val, &t->type))
+            *why = "type must be i32, i64 or kv32";
+    } else if (strcmp(key, "gen") == 0) {
+        if (kit_gen_parse(val, &t->gen))
+            *why = "unknown gen";
+    } else if (strcmp(key, "m") == 0 || strcmp(key, "n") == 0) {
+        if (parse_num(val, 0, 1LL << 28, &v))
+            *why = "m and n must lie in 0 .. 2^28";
+        else
+            *(key[0] == 'm' ? &t->m : &t->n) = v;
+    } else if (strcmp(key, "seed") == 0) {
+        if (parse_num(val, 0, (1LL << 62), &v))
+            *why = "seed must be a non-negative integer";
+        else
+            t->seed = (unsigned long long)v;
+    } else if (strcmp(key, "ranks") == 0) {
+        if (parse_num(val, 0, 1 << 24, &v))
+            *why = "ranks must lie in 0 .. 2^24 (0 means every rank)";
+        else
+            t->ranks = v;
+    } else if (strcmp(key, "check") == 0) {
+        if (strcmp(val, "values") != 0 && strcmp(val, "bound") != 0)
+            *why = "check must be values or bound";
+        else
+            t->bound = strcmp(val, "bound") == 0;
+    } else if (strcmp(key, "queries") == 0) {
+        if (kit_pbs_queries_parse(val, &t->queries))
+            *why = "queries must be keys, range or worst";
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Applies key=val if the key describes how the runner runs (blocks, tile, threads, alg, arch, kernel, part,
+   timeout): returns 1 with *why NULL or what is wrong, or 0 if the key is none of those. */
+static int launch_option(spec_test *t, const char *key, const char *val, const char **why)
+{
+    long long v;
+    *why = NULL;
+    if (strcmp(key, "blocks") == 0 || strcmp(key, "tile") == 0) {
+        if (parse_num(val, 1, 1 << 30, &v))
+            *why = "blocks and tile must lie in 1 .. 2^30";
+        else
+            *(key[0] == 'b' ? &t->blocks : &t->tile) = (int)v;
+    } else if (strcmp(key, "threads") == 0) {
+        if (parse_num(val, 1, 1024, &v))
+            *why = "threads must lie in 1 .. 1024";
+        else
+            t->threads = (int)v;
+    } else if (strcmp(key, "alg") == 0) {
+        static const char *const algs[] = {"pbs", "cf", "cl", "baseline"};
+        t->alg = -1;
+        for (int a = 0; a < 4; a++)
+            if (strcmp(val, algs[a]) == 0)
+                t->alg = a;
+        if (t->alg < 0)
+            *why = "alg must be pbs, cf or cl (op=pbs) or baseline or cf (op=sort)";
+    } else if (strcmp(key, "arch") == 0 || strcmp(key, "kernel") == 0) {
+        char *dst = key[0] == 'a' ? t->arch : t->kernel;
+        size_t room = key[0] == 'a' ? sizeof t->arch : sizeof t->kernel;
+        if (!plain_name(val, room))
+            *why = "arch and kernel must be plain names";
+        else
+            snprintf(dst, room, "%s", val);
+    } else if (strcmp(key, "part") == 0) {
+        static const char *const parts[] = {"subproblem", "order", "both"};
+        t->part = 0;
+        for (int p = 0; p < 3; p++)
+            if (strcmp(val, parts[p]) == 0)
+                t->part = p + 1;
+        if (t->part == 0)
+            *why = "part must be subproblem, order or both";
+    } else if (strcmp(key, "timeout") == 0) {
+        if (parse_num(val, 1, 3600, &v))
+            *why = "timeout must lie in 1 .. 3600 seconds";
+        else
+            t->timeout_s = (int)v;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 /* Applies one key=value of a test line; returns NULL or what is wrong. */
 static const char *test_option(spec_test *t, char *kv)
 {
@@ -46,54 +143,11 @@ static const char *test_option(spec_test *t, char *kv)
         return "test options must be key=value";
     *eq = '\0';
     const char *key = kv, *val = eq + 1;
+    const char *why;
+    if (input_option(t, key, val, &why) || launch_option(t, key, val, &why))
+        return why;
     long long v;
-    if (strcmp(key, "op") == 0) {
-        if (strcmp(val, "merge") != 0 && strcmp(val, "co_rank") != 0 && strcmp(val, "pbs") != 0 &&
-            strcmp(val, "sort") != 0 && strcmp(val, "worst") != 0)
-            return "op must be merge, co_rank, pbs, sort or worst";
-        snprintf(t->op, sizeof t->op, "%s", val);
-    } else if (strcmp(key, "type") == 0) {
-        if (kit_type_parse(val, &t->type))
-            return "type must be i32, i64 or kv32";
-    } else if (strcmp(key, "gen") == 0) {
-        if (kit_gen_parse(val, &t->gen))
-            return "unknown gen";
-    } else if (strcmp(key, "m") == 0 || strcmp(key, "n") == 0) {
-        if (parse_num(val, 0, 1LL << 28, &v))
-            return "m and n must lie in 0 .. 2^28";
-        *(key[0] == 'm' ? &t->m : &t->n) = v;
-    } else if (strcmp(key, "seed") == 0) {
-        if (parse_num(val, 0, (1LL << 62), &v))
-            return "seed must be a non-negative integer";
-        t->seed = (unsigned long long)v;
-    } else if (strcmp(key, "ranks") == 0) {
-        if (parse_num(val, 0, 1 << 24, &v))
-            return "ranks must lie in 0 .. 2^24 (0 means every rank)";
-        t->ranks = v;
-    } else if (strcmp(key, "check") == 0) {
-        if (strcmp(val, "values") != 0 && strcmp(val, "bound") != 0)
-            return "check must be values or bound";
-        t->bound = strcmp(val, "bound") == 0;
-    } else if (strcmp(key, "blocks") == 0 || strcmp(key, "tile") == 0) {
-        if (parse_num(val, 1, 1 << 30, &v))
-            return "blocks and tile must lie in 1 .. 2^30";
-        *(key[0] == 'b' ? &t->blocks : &t->tile) = (int)v;
-    } else if (strcmp(key, "threads") == 0) {
-        if (parse_num(val, 1, 1024, &v))
-            return "threads must lie in 1 .. 1024";
-        t->threads = (int)v;
-    } else if (strcmp(key, "alg") == 0) {
-        static const char *const algs[] = {"pbs", "cf", "cl", "baseline"};
-        t->alg = -1;
-        for (int a = 0; a < 4; a++)
-            if (strcmp(val, algs[a]) == 0)
-                t->alg = a;
-        if (t->alg < 0)
-            return "alg must be pbs, cf or cl (op=pbs) or baseline or cf (op=sort)";
-    } else if (strcmp(key, "queries") == 0) {
-        if (kit_pbs_queries_parse(val, &t->queries))
-            return "queries must be keys, range or worst";
-    } else if (strcmp(key, "conflicts<") == 0 || strcmp(key, "conflicts>") == 0 || strcmp(key, "conflicts") == 0) {
+    if (strcmp(key, "conflicts<") == 0 || strcmp(key, "conflicts>") == 0 || strcmp(key, "conflicts") == 0) {
         /* conflicts<=N and conflicts>=N split at their '='; conflicts==N leaves "=N" as the value. */
         if (key[9] == '\0' && *val++ != '=')
             return "a conflict threshold reads conflicts<=N, conflicts==N or conflicts>=N";
@@ -130,24 +184,6 @@ static const char *test_option(spec_test *t, char *kv)
         if (parse_num(num, 0, 100, &v))
             return "tolerance must be a percentage, 0 .. 100";
         t->tolerance_pct = (int)v;
-    } else if (strcmp(key, "arch") == 0 || strcmp(key, "kernel") == 0) {
-        char *dst = key[0] == 'a' ? t->arch : t->kernel;
-        size_t room = key[0] == 'a' ? sizeof t->arch : sizeof t->kernel;
-        if (!plain_name(val, room))
-            return "arch and kernel must be plain names";
-        snprintf(dst, room, "%s", val);
-    } else if (strcmp(key, "part") == 0) {
-        static const char *const parts[] = {"subproblem", "order", "both"};
-        t->part = 0;
-        for (int p = 0; p < 3; p++)
-            if (strcmp(val, parts[p]) == 0)
-                t->part = p + 1;
-        if (t->part == 0)
-            return "part must be subproblem, order or both";
-    } else if (strcmp(key, "timeout") == 0) {
-        if (parse_num(val, 1, 3600, &v))
-            return "timeout must lie in 1 .. 3600 seconds";
-        t->timeout_s = (int)v;
     } else {
         return "unknown test option";
     }
@@ -245,6 +281,82 @@ static void rest_of_line(char *dst, size_t len, char *save)
     snprintf(dst, len, "%s", save ? save : "");
 }
 
+/* A lab line: the lab's folder name, equal to the public spec's in a hidden one. Returns NULL or what is wrong. */
+static const char *parse_lab(spec_lab *lab, char *save)
+{
+    char *id = strtok_r(NULL, " \t", &save);
+    if (!id || !plain_name(id, sizeof lab->lab))
+        return "lab needs a plain folder name";
+    if (lab->lab[0] && strcmp(lab->lab, id) != 0)
+        return "lab name differs from the public spec's";
+    snprintf(lab->lab, sizeof lab->lab, "%s", id);
+    return NULL;
+}
+
+/* A file line: one file the student edits. Returns NULL or what is wrong. */
+static const char *parse_file(spec_lab *lab, char *save)
+{
+    char *file = strtok_r(NULL, " \t", &save);
+    if (!file || !plain_name(file, sizeof lab->files[0]))
+        return "file needs a plain file name";
+    if (lab->nfiles == SPEC_MAX_FILES)
+        return "too many files";
+    snprintf(lab->files[lab->nfiles++], sizeof lab->files[0], "%s", file);
+    return NULL;
+}
+
+/* A uses line: NN-slug/FILE, another lab's file this lab builds on. Returns NULL or what is wrong. */
+static const char *parse_uses(spec_lab *lab, char *save)
+{
+    char *path = strtok_r(NULL, " \t", &save), *slash = path ? strchr(path, '/') : NULL;
+    if (!slash || strchr(slash + 1, '/'))
+        return "uses needs NN-slug/FILE";
+    if (lab->nuses == SPEC_MAX_FILES)
+        return "too many uses";
+    *slash = '\0';
+    if (!plain_name(path, 64) || !plain_name(slash + 1, 64))
+        return "uses needs plain names: NN-slug/FILE";
+    snprintf(lab->uses[lab->nuses++], sizeof lab->uses[0], "%s/%s", path, slash + 1);
+    return NULL;
+}
+
+/* A task line: NAME POINTS title. Returns NULL or what is wrong. */
+static const char *parse_task(spec_lab *lab, char *save)
+{
+    char *tname = strtok_r(NULL, " \t", &save), *pts = strtok_r(NULL, " \t", &save);
+    long long p;
+    if (!tname || !pts || !plain_name(tname, SPEC_NAME) || parse_num(pts, 1, 1000, &p))
+        return "task needs: NAME POINTS(1..1000) title";
+    if (spec_find_task(lab, tname) >= 0)
+        return "duplicate task";
+    if (lab->ntasks == SPEC_MAX_TASKS)
+        return "too many tasks";
+    spec_task *t = &lab->tasks[lab->ntasks++];
+    snprintf(t->name, sizeof t->name, "%s", tname);
+    t->points = (int)p;
+    rest_of_line(t->title, sizeof t->title, save);
+    return NULL;
+}
+
+/* A public spec is complete: a lab line, a file, a task, and a public test for every task. 0, or -1 with err. */
+static int spec_complete(const char *name, const spec_lab *lab, char *err, size_t errlen)
+{
+    if (lab->lab[0] == '\0' || lab->nfiles == 0 || lab->ntasks == 0) {
+        snprintf(err, errlen, "%s: a spec needs a lab line, at least one file and one task", name);
+        return -1;
+    }
+    for (int t = 0; t < lab->ntasks; t++) {
+        int tests = 0;
+        for (int x = 0; x < lab->ntests; x++)
+            tests += lab->tests[x].task == t;
+        if (tests == 0) {
+            snprintf(err, errlen, "%s: task %s has no public test", name, lab->tasks[t].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, size_t errlen)
 {
     char line[1024];
@@ -256,80 +368,28 @@ int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, 
         const char *bad = NULL;
         if (!word || word[0] == '#')
             continue;
-        if (strcmp(word, "test") == 0) {
+        if (strcmp(word, "test") == 0)
             bad = parse_test(lab, hidden, save);
-        } else if (strcmp(word, "lab") == 0) {
-            char *id = strtok_r(NULL, " \t", &save);
-            if (!id || !plain_name(id, sizeof lab->lab))
-                bad = "lab needs a plain folder name";
-            else if (lab->lab[0] && strcmp(lab->lab, id) != 0)
-                bad = "lab name differs from the public spec's";
-            else
-                snprintf(lab->lab, sizeof lab->lab, "%s", id);
-        } else if (hidden) {
+        else if (strcmp(word, "lab") == 0)
+            bad = parse_lab(lab, save);
+        else if (hidden)
             bad = "a hidden spec may only hold lab and test lines";
-        } else if (strcmp(word, "title") == 0) {
+        else if (strcmp(word, "title") == 0)
             rest_of_line(lab->title, sizeof lab->title, save);
-        } else if (strcmp(word, "file") == 0) {
-            char *file = strtok_r(NULL, " \t", &save);
-            if (!file || !plain_name(file, sizeof lab->files[0]))
-                bad = "file needs a plain file name";
-            else if (lab->nfiles == SPEC_MAX_FILES)
-                bad = "too many files";
-            else
-                snprintf(lab->files[lab->nfiles++], sizeof lab->files[0], "%s", file);
-        } else if (strcmp(word, "uses") == 0) {
-            char *path = strtok_r(NULL, " \t", &save), *slash = path ? strchr(path, '/') : NULL;
-            if (!slash || strchr(slash + 1, '/'))
-                bad = "uses needs NN-slug/FILE";
-            else if (lab->nuses == SPEC_MAX_FILES)
-                bad = "too many uses";
-            else {
-                *slash = '\0';
-                if (!plain_name(path, 64) || !plain_name(slash + 1, 64))
-                    bad = "uses needs plain names: NN-slug/FILE";
-                else
-                    snprintf(lab->uses[lab->nuses++], sizeof lab->uses[0], "%s/%s", path, slash + 1);
-            }
-        } else if (strcmp(word, "task") == 0) {
-            char *tname = strtok_r(NULL, " \t", &save), *pts = strtok_r(NULL, " \t", &save);
-            long long p;
-            if (!tname || !pts || !plain_name(tname, SPEC_NAME) || parse_num(pts, 1, 1000, &p))
-                bad = "task needs: NAME POINTS(1..1000) title";
-            else if (spec_find_task(lab, tname) >= 0)
-                bad = "duplicate task";
-            else if (lab->ntasks == SPEC_MAX_TASKS)
-                bad = "too many tasks";
-            else {
-                spec_task *t = &lab->tasks[lab->ntasks++];
-                snprintf(t->name, sizeof t->name, "%s", tname);
-                t->points = (int)p;
-                rest_of_line(t->title, sizeof t->title, save);
-            }
-        } else {
+        else if (strcmp(word, "file") == 0)
+            bad = parse_file(lab, save);
+        else if (strcmp(word, "uses") == 0)
+            bad = parse_uses(lab, save);
+        else if (strcmp(word, "task") == 0)
+            bad = parse_task(lab, save);
+        else
             bad = "unknown directive";
-        }
         if (bad) {
             snprintf(err, errlen, "%s:%u: %s", name, lineno, bad);
             return -1;
         }
     }
-    if (!hidden && (lab->lab[0] == '\0' || lab->nfiles == 0 || lab->ntasks == 0)) {
-        snprintf(err, errlen, "%s: a spec needs a lab line, at least one file and one task", name);
-        return -1;
-    }
-    if (!hidden) {
-        for (int t = 0; t < lab->ntasks; t++) {
-            int tests = 0;
-            for (int x = 0; x < lab->ntests; x++)
-                tests += lab->tests[x].task == t;
-            if (tests == 0) {
-                snprintf(err, errlen, "%s: task %s has no public test", name, lab->tasks[t].name);
-                return -1;
-            }
-        }
-    }
-    return 0;
+    return hidden ? 0 : spec_complete(name, lab, err, errlen);
 }
 
 int spec_runner_pairs(const spec_lab *lab, char *buf, size_t len)

@@ -65,6 +65,75 @@ static int number(const char *s, unsigned long lo, unsigned long hi, unsigned lo
     return 0;
 }
 
+/* Sets parse's option with_value[which], named opt, to val; returns 0, or the exit status after saying what
+   is wrong. */
+static int set_value(options *o, size_t which, const char *opt, const char *val)
+{
+    unsigned long v;
+    switch (which) {
+    case 0:
+        o->trace = val;
+        break;
+    case 1:
+        o->figure = val;
+        break;
+    case 2:
+    case 3:
+    case 4:
+        if (number(val, 0, UINT32_MAX, &v) != 0)
+            return refuse("%s '%s': expected a whole number from 0 to 4294967295", opt, val);
+        if (which == 2)
+            o->block = (uint32_t)v, o->have_block = 1;
+        else if (which == 3)
+            o->warp = (uint32_t)v, o->have_warp = 1;
+        else
+            o->step = (uint32_t)v, o->have_step = 1;
+        break;
+    case 5:
+        if (number(val, 1, KIT_VIZ_MAX_W, &v) != 0)
+            return refuse("--w '%s': the number of banks must lie in 1 .. 1024%s", val, "");
+        o->w = (unsigned)v, o->have_w = 1;
+        break;
+    case 6:
+        if (number(val, 1, 64, &v) != 0)
+            return refuse("--word '%s': a bank's width must lie in 1 .. 64 bytes%s", val, "");
+        o->word = (unsigned)v, o->have_word = 1;
+        break;
+    case 7:
+        if (strcmp(val, "thread") == 0)
+            o->label = KIT_VIZ_LABEL_THREAD;
+        else if (strcmp(val, "word") == 0)
+            o->label = KIT_VIZ_LABEL_WORD;
+        else
+            return refuse("--label '%s': expected thread or word%s", val, "");
+        o->have_label = 1;
+        break;
+    default:
+        if (strcmp(val, "svg") == 0)
+            o->svg = 1;
+        else if (strcmp(val, "text") != 0)
+            return refuse("--format '%s': expected text or svg%s", val, "");
+        break;
+    }
+    return 0;
+}
+
+/* Sets o's flag named by opt (--help, -h, --list, --all, --dump-trace); returns 1, or 0 if opt is no flag. */
+static int set_flag(options *o, const char *opt)
+{
+    if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0)
+        o->help = 1;
+    else if (strcmp(opt, "--list") == 0)
+        o->list = 1;
+    else if (strcmp(opt, "--all") == 0)
+        o->all = 1;
+    else if (strcmp(opt, "--dump-trace") == 0)
+        o->dump = 1;
+    else
+        return 0;
+    return 1;
+}
+
 /* Fills o from argv; returns 0, or the exit status after saying what is wrong. */
 static int parse(int argc, char **argv, options *o)
 {
@@ -72,23 +141,9 @@ static int parse(int argc, char **argv, options *o)
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        unsigned long v;
-        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
-            o->help = 1;
+        if (set_flag(o, opt))
             continue;
-        }
-        if (strcmp(opt, "--list") == 0) {
-            o->list = 1;
-            continue;
-        }
-        if (strcmp(opt, "--all") == 0) {
-            o->all = 1;
-            continue;
-        }
-        if (strcmp(opt, "--dump-trace") == 0) {
-            o->dump = 1;
-            continue;
-        }
+        /* set_value's cases follow this order */
         static const char *const with_value[] = {"--trace", "--figure", "--block", "--warp",   "--step",
                                                  "--w",     "--word",   "--label", "--format"};
         size_t which = 0, nopts = sizeof with_value / sizeof with_value[0];
@@ -99,51 +154,9 @@ static int parse(int argc, char **argv, options *o)
         if (!val)
             return refuse("%s needs a value%s", opt, "");
         i++;
-        switch (which) {
-        case 0:
-            o->trace = val;
-            break;
-        case 1:
-            o->figure = val;
-            break;
-        case 2:
-        case 3:
-        case 4:
-            if (number(val, 0, UINT32_MAX, &v) != 0)
-                return refuse("%s '%s': expected a whole number from 0 to 4294967295", opt, val);
-            if (which == 2)
-                o->block = (uint32_t)v, o->have_block = 1;
-            else if (which == 3)
-                o->warp = (uint32_t)v, o->have_warp = 1;
-            else
-                o->step = (uint32_t)v, o->have_step = 1;
-            break;
-        case 5:
-            if (number(val, 1, KIT_VIZ_MAX_W, &v) != 0)
-                return refuse("--w '%s': the number of banks must lie in 1 .. 1024%s", val, "");
-            o->w = (unsigned)v, o->have_w = 1;
-            break;
-        case 6:
-            if (number(val, 1, 64, &v) != 0)
-                return refuse("--word '%s': a bank's width must lie in 1 .. 64 bytes%s", val, "");
-            o->word = (unsigned)v, o->have_word = 1;
-            break;
-        case 7:
-            if (strcmp(val, "thread") == 0)
-                o->label = KIT_VIZ_LABEL_THREAD;
-            else if (strcmp(val, "word") == 0)
-                o->label = KIT_VIZ_LABEL_WORD;
-            else
-                return refuse("--label '%s': expected thread or word%s", val, "");
-            o->have_label = 1;
-            break;
-        default:
-            if (strcmp(val, "svg") == 0)
-                o->svg = 1;
-            else if (strcmp(val, "text") != 0)
-                return refuse("--format '%s': expected text or svg%s", val, "");
-            break;
-        }
+        int status = set_value(o, which, opt, val);
+        if (status != 0)
+            return status;
     }
     if (o->help || o->list)
         return 0;

@@ -197,6 +197,49 @@ static int search_table(int w, long iters)
     return rc;
 }
 
+/* Writes the n keys to the file out, 4 bytes each, little-endian; returns 1, or 0 if it could not. */
+static int write_keys(const char *out, const int32_t *keys, long long n)
+{
+    FILE *f = fopen(out, "wb");
+    int ok = f != NULL;
+    for (long long k = 0; ok && k < n; k++) { /* little-endian whatever the host */
+        uint32_t v = (uint32_t)keys[k];
+        unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+        ok = fwrite(b, 1, 4, f) == 4;
+    }
+    if (f && fclose(f) != 0)
+        ok = 0;
+    return ok;
+}
+
+/* The sort input of n keys for w, E, u: replayed (mode_replay) or written to out; returns the exit status. */
+static int sort_input(long long n, int w, int E, int u, int mode_replay, const char *out)
+{
+    char err[200];
+    int32_t *keys = malloc((size_t)n * sizeof *keys);
+    if (!keys) {
+        fprintf(stderr, "worst_case: out of memory for %lld keys\n", n);
+        return 1;
+    }
+    if (kit_worst_sort_input(keys, (size_t)n, w, E, u, err, sizeof err) != 0) {
+        fprintf(stderr, "worst_case: %s\n", err);
+        free(keys);
+        return EXIT_BAD_INPUT;
+    }
+    if (mode_replay) {
+        free(keys);
+        return replay((size_t)n, w, E, u);
+    }
+    int ok = write_keys(out, keys, n);
+    free(keys);
+    if (!ok) {
+        fprintf(stderr, "worst_case: cannot write %s\n", out);
+        return 1;
+    }
+    printf("wrote %lld keys (n = %lld, u = %d, E = %d, w = %d) to %s\n", n, n, u, E, w, out);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     long long n = 0;
@@ -257,36 +300,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "worst_case: give --n, --E and --u%s\n%s", mode_replay ? "" : ", and --out FILE", usage_text);
         return EXIT_BAD_INPUT;
     }
-    w = w ? w : 32;
-    char err[200];
-    int32_t *keys = malloc((size_t)n * sizeof *keys);
-    if (!keys) {
-        fprintf(stderr, "worst_case: out of memory for %lld keys\n", n);
-        return 1;
-    }
-    if (kit_worst_sort_input(keys, (size_t)n, w, E, u, err, sizeof err) != 0) {
-        fprintf(stderr, "worst_case: %s\n", err);
-        free(keys);
-        return EXIT_BAD_INPUT;
-    }
-    if (mode_replay) {
-        free(keys);
-        return replay((size_t)n, w, E, u);
-    }
-    FILE *f = fopen(out, "wb");
-    int ok = f != NULL;
-    for (long long k = 0; ok && k < n; k++) { /* little-endian whatever the host */
-        uint32_t v = (uint32_t)keys[k];
-        unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
-        ok = fwrite(b, 1, 4, f) == 4;
-    }
-    if (f && fclose(f) != 0)
-        ok = 0;
-    free(keys);
-    if (!ok) {
-        fprintf(stderr, "worst_case: cannot write %s\n", out);
-        return 1;
-    }
-    printf("wrote %lld keys (n = %lld, u = %d, E = %d, w = %d) to %s\n", n, n, u, E, w, out);
-    return 0;
+    return sort_input(n, w ? w : 32, E, u, mode_replay, out);
 }
