@@ -37,6 +37,7 @@ typedef struct options {
     int public_only;          /* the labs' public tests only: the hidden specs are not read */
     const char *test;         /* only the public test of this name (make check's TEST=) */
     int brief;                /* make check's report (report_brief()) instead of the table; exit 1 on a failure */
+    int every_test;           /* run a task's tests after its first failure too (make check's --brief does) */
     const char *tsv;          /* write results here too */
     const char *json;         /* ...and as JSON */
     const char *gradescope;   /* ...and as Gradescope's results.json */
@@ -103,6 +104,8 @@ static void usage(FILE *f, const char *prog)
             "  --test NAME           run only the public test NAME (implies --public)\n"
             "  --brief               make check's report: one summary line per lab, one line per failure with\n"
             "                        the command that reruns it; exit 1 when a test fails\n"
+            "  --every-test          run a task's tests after its first failure too (a task is all or nothing,\n"
+            "                        so they are skipped otherwise, \"not run\"; --brief runs them all)\n"
             "  --tsv FILE            also write one line per task: lab, task, points, max, verdict, detail\n"
             "  --json FILE           also write every lab, task and test as JSON\n"
             "  --gradescope FILE     also write Gradescope's results.json (hidden tests shown after the due date)\n"
@@ -162,6 +165,7 @@ static int parse_flag(options *o, const char *a)
                 : strcmp(a, "--sanitize") == 0 ? &o->sanitize
                 : strcmp(a, "--public") == 0   ? &o->public_only
                 : strcmp(a, "--brief") == 0    ? &o->brief
+                : strcmp(a, "--every-test") == 0 ? &o->every_test
                                                : NULL;
     if (flag)
         *flag = 1;
@@ -715,11 +719,13 @@ static void hide_values(char *detail, size_t len)
 
 /*
  * Runs task t's tests into res, or gives each the lab-wide verdict `whole` (and why) when that is
- * not V_PASS. Every test of the task runs, except that after a timeout its later tests are skipped
- * (each would wait out its own limit). The task's detail names its first failing test.
+ * not V_PASS. A task is all or nothing, so its tests stop at the first that fails: the later ones
+ * are skipped ("not run"). With every_test (make check's --brief, where each failing public test
+ * gets its line), they all run, except after a timeout (each would wait out its own limit). The
+ * task's detail names its first failing test.
  */
 static void grade_task(const spec_lab *spec, int t, const check_env *env, verdict whole, const char *why,
-                       const char *shown, lab_result *res)
+                       const char *shown, int every_test, lab_result *res)
 {
     task_result *r = &res->tasks[t];
     r->points = 0;
@@ -739,10 +745,11 @@ static void grade_task(const spec_lab *spec, int t, const check_env *env, verdic
             fmt(tr->detail, sizeof tr->detail, "%s", why);
             continue;
         }
-        if (timed_out) {
-            tr->v = V_TIMEOUT;
+        if (timed_out || (!every_test && r->v != V_PASS)) { /* the task's points are decided */
+            tr->v = timed_out ? V_TIMEOUT : r->v;
             tr->skipped = 1;
-            fmt(tr->detail, sizeof tr->detail, "not run: an earlier test of this task timed out");
+            fmt(tr->detail, sizeof tr->detail, "not run: an earlier test of this task %s",
+                timed_out ? "timed out" : "failed");
             continue;
         }
         check_result c;
@@ -798,7 +805,7 @@ static void grade_lab(const options *o, const char *submission, const char *show
                      cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box, o->counts_file, spec->lab};
     res->whole = whole;
     for (int t = 0; t < spec->ntasks; t++)
-        grade_task(spec, t, &env, whole, why, shown, res);
+        grade_task(spec, t, &env, whole, why, shown, o->brief || o->every_test, res);
     if (!o->keep && scratch[0])
         build_remove_tree(scratch);
 }

@@ -558,7 +558,8 @@ static void test_report_files(void)
     snprintf(junit, sizeof junit, "%s/selftest-junit.xml", build);
     remove(json), remove(gs), remove(junit);
     char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission", dir, "--lab",
-                    "01", "--timeout", "3", "--mode", "cpu", "--json", json, "--gradescope", gs, "--junit", junit, NULL};
+                    "01", "--timeout", "3", "--mode", "cpu", "--json", json, "--gradescope", gs, "--junit", junit,
+                    "--every-test", NULL};
     int status = run_grader(argv);
     KIT_ASSERT_MSG(status == 0, "the grader exited %d", status);
     char *j = slurp(json), *g = slurp(gs), *x = slurp(junit);
@@ -573,6 +574,16 @@ static void test_report_files(void)
                        strstr(x, "<testcase classname=\"01-sequential-merge.stable\" name=\"dup-pairs\""),
                    "%s lacks the lab's 17 tests with 5 failures", junit);
     free(j), free(g), free(x);
+    /* Without --every-test a task stops at its first failure: the later tests are skipped, the points the same. */
+    argv[17] = NULL;
+    status = run_grader(argv);
+    j = slurp(json), x = slurp(junit);
+    KIT_ASSERT_MSG(status == 0 && j && strstr(j, "\"score\": 6,") &&
+                       strstr(j, "\"skipped\": true") && strstr(j, "not run: an earlier test of this task failed") &&
+                       x && strstr(x, "tests=\"17\"") && !strstr(x, "failures=\"5\""),
+                   "without --every-test: exit %d; %s lacks the score 6 or a skipped test, or %s still has 5 failures",
+                   status, json, junit);
+    free(j), free(x);
 }
 
 /* How many lines a file has (0 when missing). */
@@ -723,7 +734,7 @@ static void test_hidden_not_quoted(void)
     snprintf(json, sizeof json, "%s/selftest-hidden.json", build);
     remove(json);
     char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--submission", dir, "--lab",
-                    "01", "--timeout", "3", "--json", json, NULL};
+                    "01", "--timeout", "3", "--json", json, "--every-test", NULL};
     KIT_ASSERT_MSG(run_grader(argv) == 0, "grading %s exited non-zero", dir);
     char *text = slurp(json);
     KIT_ASSERT_MSG(text != NULL, "no %s", json);
