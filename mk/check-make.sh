@@ -34,11 +34,6 @@ grep -Eq 'g\+\+ .*-DKIT_CPU .*-Werror .*-c common/kit_cpu\.cc' <<<"$out" && ok |
 out=$(dry $builds GPU=0 | grep -E 'g\+\+ .*-DKIT_CPU' | grep -E -- ' -g( |$)' | head -n 1)
 [ -z "$out" ] && ok || bad "make test's CPU build compiles with -g: ${out:0:160}" "make -n $builds V=1 GPU=0 BUILD=\$(mktemp -d)"
 
-# ...and build the lab programs at -O0 (CPU_OPT=-O0), the emulator alone at -O2.
-out=$(dry $builds GPU=0 | grep -E 'g\+\+ .*-DKIT_CPU .*-c labs/07-cf-gather/harness/test_lab\.cu' | head -n 1)
-grep -q -- ' -O0' <<<"$out" && ! grep -q -- ' -Og' <<<"$out" && ok ||
-    bad "make test's CPU build of lab 7's tests is not at -O0: ${out:0:160}" "make -n $builds V=1 GPU=0 BUILD=\$(mktemp -d)"
-
 # Both builds that run-tests.sh starts get the command line's variables (BUILD=... here).
 out=$(dry test GPU=0 CXXFLAGS="-O1 -g" | grep -o "MAKEFLAGS='[^']*'" | grep -F 'CXXFLAGS=-O1\ -g' | grep -cF "BUILD=$empty")
 [ "$out" = 2 ] && ok || bad "make test's build does not get the command line's CXXFLAGS and BUILD" \
