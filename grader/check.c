@@ -21,7 +21,6 @@
 #include "kit_check.h"
 #include "kit_worst.h"
 #include "kit_trace.h"
-#include "kit_worst.h"
 #include "sandbox.h"
 
 const char *verdict_name(verdict v)
