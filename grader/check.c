@@ -197,6 +197,18 @@ static const char *measured_kernel(const spec_test *t)
                                                     : strcmp(t->op, "worst") == 0 ? "worst_merge_probe" : ".";
 }
 
+/* How a verdict names the measured kernel: "the kernel" when a test measures every launch (".", labs
+   3-5), else "the measured kernel NAME"; in buf, which it returns. */
+static const char *kernel_words(const spec_test *t, char *buf, size_t len)
+{
+    const char *k = measured_kernel(t);
+    if (strcmp(k, ".") == 0)
+        snprintf(buf, len, "the kernel");
+    else
+        snprintf(buf, len, "the measured kernel %s", k);
+    return buf;
+}
+
 /*
  * CPU mode: the launches of the measured kernel in the runner's trace stream (kit_trace.h), each
  * counted by the simulator on its own (32 banks of 4 bytes). Returns 0, or -1 with the reason.
@@ -295,7 +307,8 @@ static int count_from_ncu(const spec_test *t, const check_env *env, const char *
 static int judge_access(const spec_test *t, const measured *m, long long out_bytes, int simulated, const char *how,
                         check_result *out)
 {
-    const char *k = strcmp(measured_kernel(t), ".") == 0 ? "the kernel" : measured_kernel(t);
+    char name[96];
+    const char *k = kernel_words(t, name, sizeof name);
     if (spec_test_global(t) && simulated && m->global_store_bytes < out_bytes)
         set(out, V_WRONG, "the global stores of %s were not all recorded (%lld of the output's %lld bytes): write the "
             "output with plain stores in the kernel's own code", k, m->global_store_bytes, out_bytes);
@@ -360,9 +373,9 @@ static void judge_measured(const spec_test *t, const check_env *env, const char 
     else
         snprintf(how, sizeof how, "measured by ncu%s%s", env->arch ? " on " : "", env->arch ? env->arch : "");
     if (t->conflict_cmp && m.loads == 0) {
-        set(out, V_WRONG, "%s%s made no shared-memory loads (%s): its data must go through shared memory",
-            strcmp(measured_kernel(t), ".") == 0 ? "the kernel" : "the measured kernel ",
-            strcmp(measured_kernel(t), ".") == 0 ? "" : measured_kernel(t), how);
+        char name[96];
+        set(out, V_WRONG, "%s made no shared-memory loads (%s): its data must go through shared memory",
+            kernel_words(t, name, sizeof name), how);
         return;
     }
     if (judge_access(t, &m, out_bytes, env->simulated, how, out) != 0)
