@@ -314,6 +314,47 @@ static int compiler_made(const char *s, const vet_object *allowed, size_t nallow
     return 0;
 }
 
+/* Does the identifier at p (n characters) begin as C++ reserves for the implementation: __, or _ and a capital? */
+static int reserved_word(const char *p, size_t n)
+{
+    return n >= 2 && p[0] == '_' && (p[1] == '_' || isupper((unsigned char)p[1]));
+}
+
+/* Could the mangled name s hold a reserved identifier (a length, then __ or _ and a capital)? Saves running c++filt. */
+static int may_name_reserved(const char *s)
+{
+    for (; *s; s++)
+        if (isdigit((unsigned char)s[0]) && s[1] == '_' && (s[2] == '_' || isupper((unsigned char)s[2])))
+            return 1;
+    return 0;
+}
+
+/*
+ * The reserved name that a demangled definition names, or NULL. Only the defined name counts (its
+ * namespaces, classes and own name): the parts inside <...> and (...) are types it uses. The host
+ * stubs nvcc writes for a kernel (__device_stub__...) are the compiler's, not the file's.
+ */
+static const char *reserved_in(const char *demangled, char word[256])
+{
+    int depth = 0;
+    for (const char *p = demangled; *p && depth >= 0; p++) {
+        if (*p == '<' || *p == '(')
+            depth++;
+        else if (*p == '>' || *p == ')')
+            depth--;
+        else if (depth == 0 && (isalpha((unsigned char)*p) || *p == '_') &&
+                 (p == demangled || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+            size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+            if (reserved_word(p, n) && strncmp(p, "__device_stub__", 15) != 0) {
+                snprintf(word, 256, "%.*s", (int)(n < 255 ? n : 255), p);
+                return word;
+            }
+            p += n - 1;
+        }
+    }
+    return NULL;
+}
+
 int vet_compare(const vet_object *student, const vet_object *allowed, size_t nallowed, const vet_object *libs,
                 size_t nlibs, char *why, size_t len)
 {
@@ -335,6 +376,10 @@ int vet_compare(const vet_object *student, const vet_object *allowed, size_t nal
         const char *s = student->defined[i];
         if (in_any(allowed, nallowed, 1, s))
             continue;
+        char word[256];
+        if (strncmp(s, "_Z", 2) == 0 && may_name_reserved(s) && reserved_in(demangled(s, name), word))
+            return kit_err(why, len, "not accepted: the file defines %s, and C++ reserves names that begin with __ or "
+                                    "with _ and a capital letter (%s) for the compiler and CUDA", name, word);
         if (strncmp(s, "_Z", 2) != 0)
             return kit_err(why, len, "not accepted: the file defines %s, a name outside C++'s (extern \"C\" or a "
                                     "global of C), which could replace a library's", s);

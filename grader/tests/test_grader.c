@@ -1668,7 +1668,12 @@ static void test_vet_compare(void)
         {"atexit", NULL, 16, "uses atexit"},
         {"qsort", NULL, 16, "uses qsort"},
         {NULL, "kit_trace_fd", 16, "defines kit_trace_fd, a name outside C++'s"},
-        {NULL, "_Z13__syncthreadsv", 16, "defines __syncthreads(), which a library"},
+        {NULL, "_Z13__syncthreadsv", 16, "defines __syncthreads(), and C++ reserves names"},
+        {NULL, "_Z3__fi", 16, "reserves names that begin with __ or with _ and a capital letter (__f)"},
+        {NULL, "_ZN6_Inner4stepEv", 16, "(_Inner)"},              /* a reserved class name */
+        {NULL, "_Z4stepIiEvP6__halfPT_", 16, NULL},              /* a reserved type it only uses */
+        {NULL, "_Z27__device_stub__Z6helperPiPi", 16, NULL},    /* nvcc's host stub for a kernel */
+        {NULL, "_Z6helperPi", 16, NULL},
         {NULL, "_Znwm", 16, "defines operator new(unsigned long)"},
         {NULL, NULL, 24, "load or exit time"},
     };
