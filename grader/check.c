@@ -775,6 +775,7 @@ typedef struct check_job {
     void *A, *B, *rC, *rA, *rB;
     int64_t *Q, *R;
     uint64_t q;
+    const char *writable[2]; /* a GPU runner's writable folder (the scratch folder, for ncu's and compute-sanitizer's logs) */
 } check_job;
 
 /* Names the scratch files in env->workdir and classifies the test's op. */
@@ -794,6 +795,7 @@ static void job_init(const spec_test *t, const check_env *env, check_job *j)
     snprintf(j->trace, sizeof j->trace, "%s/conflicts.trace", env->workdir);
     snprintf(j->csv, sizeof j->csv, "%s/conflicts.csv", env->workdir);
     snprintf(j->sanitizer_log, sizeof j->sanitizer_log, "%s/sanitizer.log", env->workdir);
+    j->writable[0] = env->workdir; /* it outlives the run: sb_limits keeps the pointer, not a copy */
 }
 
 /* Generates the inputs A and B from the test's seed; returns 0, or -1 after setting out. */
@@ -935,8 +937,7 @@ static void runner_limits(const spec_test *t, const check_env *env, const check_
     lim->stderr_path = j->err_path;
     /* ncu and compute-sanitizer write their logs (prepared above, the sandbox user's own) in the scratch
        folder, whose permissions keep everything else there out of the runner's reach */
-    const char *const logs_writable[] = {env->workdir, NULL};
-    sandbox_apply(&env->box, lim, 0, env->simulated, env->simulated ? NULL : logs_writable);
+    sandbox_apply(&env->box, lim, 0, env->simulated, env->simulated ? NULL : j->writable);
 }
 
 /* Runs the runner in the sandbox and judges how it ended; returns 0, or -1 after setting out. */

@@ -70,7 +70,8 @@ void check_time_limits(int cpu, int timeout_s, sb_limits *lim);
 /**
  * Puts the policy into one run's limits. @p compiling picks the compiler's memory limit; the run
  * may write @p writable (NULL-terminated: the compiler's output folder, the GPU tools' logs) and
- * nothing else; a CPU runner writes nothing (NULL), and
+ * nothing else; the limits keep the pointer, so the list must outlive the run. A CPU runner writes
+ * nothing (NULL), and
  * gets the memory limit only in CPU mode (@p cpu), since the CUDA runtime reserves far more
  * address space than it uses. The private /tmp holds 2 GiB for a compiler (nvcc's intermediate
  * files), 1 GiB for a GPU runner (ncu's files) and 16 MiB for a CPU runner.

@@ -309,6 +309,41 @@ static void test_time_limits(void)
                    r.code);
 }
 
+/*
+ * A GPU-mode test (no ncu, no compute-sanitizer) runs its runner isolated, with the scratch folder
+ * writable for the tools' logs: a runner that leaves a file there and no reply gets "malformed
+ * output", never "could not start". The writable list once lived on the stack of a function that
+ * had returned before the run: every GPU test said "could not start: Bad address".
+ */
+static void test_gpu_runner_sandbox(void)
+{
+    char dir[] = "/tmp/kit-gpu-XXXXXX", runner[64], mark[64];
+    KIT_ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp failed");
+    snprintf(runner, sizeof runner, "%s/runner", dir);
+    snprintf(mark, sizeof mark, "%s/ran", dir);
+    FILE *f = fopen(runner, "w");
+    KIT_ASSERT_MSG(f != NULL, "cannot write %s", runner);
+    fprintf(f, "#!/bin/sh\necho ran > ran\n");
+    fclose(f);
+    chmod(runner, 0755);
+    spec_test t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.name, sizeof t.name, "%s", "tiny");
+    snprintf(t.op, sizeof t.op, "%s", "merge");
+    t.type = KIT_TYPE_I32;
+    t.m = t.n = 4;
+    const char *keep[] = {dir, NULL};
+    check_env env = {.runner = runner, .workdir = dir, .timeout_s = 10, .simulated = 0};
+    env.box.isolate = 1;
+    env.box.keep = keep;
+    check_result out;
+    check_test(&t, &env, &out);
+    KIT_ASSERT_MSG(out.v == V_WRONG && strstr(out.detail, "malformed output"), "verdict %s: %s", verdict_name(out.v),
+                   out.detail);
+    KIT_ASSERT_MSG(access(mark, F_OK) == 0, "the runner could not write %s", mark);
+    build_remove_tree(dir);
+}
+
 /* build_remove_tree: a folder with files and a subfolder is gone afterwards. */
 static void test_remove_tree(void)
 {
@@ -1869,6 +1904,7 @@ static void register_tests(void)
     kit_test_add(sb, "exit codes and signals", test_sandbox_exit_codes);
     kit_test_add(sb, "a scratch folder is removed with what it holds", test_remove_tree);
     kit_test_add(sb, "CPU mode's limit is CPU time, the wall clock a backstop", test_time_limits);
+    kit_test_add(sb, "a GPU-mode runner starts isolated, its scratch folder writable", test_gpu_runner_sandbox);
     kit_test_add(sb, "timeout kills the whole process group", test_sandbox_timeout_kills_group);
     kit_test_add(sb, "file size limit", test_sandbox_file_limit);
     kit_test_add(sb, "empty environment, missing program", test_sandbox_empty_env_and_bad_path);
