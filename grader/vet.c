@@ -443,6 +443,10 @@ typedef struct walk {
     const char *const *allowed, *const *dirs;
     char current[4096];       /* the file the following lines come from */
     long line;                /* their line number there */
+    /* A definition of a reserved name, NAME ( ... ) qualifiers {, followed across lines: 0 nothing,
+       1 after a reserved word, 2 inside its parentheses (depth deep), 3 after them */
+    int def, deep;
+    char def_word[64];
 } walk;
 
 static int in_dirs(const char *path, const char *const *dirs)
@@ -490,6 +494,37 @@ static int marker(walk *w, const char *p, char *why, size_t len)
     return 0;
 }
 
+/*
+ * Follows one token (a word, or one character of punctuation) through the states of walk.def;
+ * returns -1 after setting why when it completes a function definition whose name C++ reserves
+ * (__syncthreads() { } would stand in for CUDA's barrier). Uses never end in a brace: a call is
+ * followed by ;, an operator or a parenthesis.
+ */
+static int reserved_definition(walk *w, const char *word, char c, char *why, size_t len)
+{
+    if (word) {
+        if (w->def == 2 || w->def == 3)
+            return 0; /* a parameter's words, or qualifiers such as const and noexcept */
+        w->def = reserved_word(word, strlen(word));
+        if (w->def)
+            snprintf(w->def_word, sizeof w->def_word, "%s", word);
+        return 0;
+    }
+    if (c == '(' && (w->def == 1 || w->def == 2)) {
+        w->deep = w->def == 1 ? 1 : w->deep + 1;
+        w->def = 2;
+    } else if (c == ')' && w->def == 2) {
+        w->def = --w->deep == 0 ? 3 : 2;
+    } else if (c == '{' && w->def == 3) {
+        return kit_err(why, len, "%s:%ld: not accepted: the file defines %s, and C++ reserves names that begin "
+                                "with __ or with _ and a capital letter for the compiler and CUDA",
+                       base_name(w->student), w->line, w->def_word);
+    } else if (w->def != 2 && !(w->def == 3 && strchr("-:>*&", c))) {
+        w->def = 0;
+    }
+    return 0;
+}
+
 /* A line of the student's own code: every word, outside string and character literals. */
 static int words(walk *w, const char *p, char *why, size_t len)
 {
@@ -524,7 +559,11 @@ static int words(walk *w, const char *p, char *why, size_t len)
             if (what)
                 return kit_err(why, len, "%s:%ld: not accepted: '%s': %s is not allowed in lab code",
                               base_name(w->student), w->line, word, what);
+            if (reserved_definition(w, word, 0, why, len) != 0)
+                return -1;
         } else {
+            if (!isspace((unsigned char)*p) && reserved_definition(w, NULL, *p, why, len) != 0)
+                return -1;
             p++;
         }
     }
@@ -537,7 +576,7 @@ int vet_source(const char *preprocessed, const char *student, const char *const 
     FILE *f = fopen(preprocessed, "r");
     if (!f)
         return kit_err(why, len, "the grader could not read the preprocessed source");
-    walk w = {student, allowed, dirs, "", 0};
+    walk w = {student, allowed, dirs, "", 0, 0, 0, ""};
     char *line = NULL;
     size_t cap = 0;
     int rc = 0;

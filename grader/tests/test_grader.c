@@ -1658,6 +1658,13 @@ static void test_vet_source(void)
         {"void f() { kit_merge_ref(0, 0, 0, 0, 0, 0); }\n", "'kit_merge_ref'"},
         {"void f() { KIT_TRACE_FD; }\n", "'KIT_TRACE_FD'"},
         {"void f() { lab08_warp(); }\n", "'lab08_warp'"},
+        /* definitions of reserved names, and uses of them that must stay allowed */
+        {"void __syncthreads(void) {}\n", "defines __syncthreads, and C++ reserves"},
+        {"void\n__syncthreads(void)\nconst noexcept\n{\n}\n", "lab.cuh:4: not accepted: the file defines __syncthreads"},
+        {"auto _Step(int (*g)(int)) -> int { return 0; }\n", "defines _Step"},
+        {"void f(int *a) { if (__popc(a[0])) { __syncthreads(); } while (__any_sync(1u, a[1] > 0)) {} }\n", NULL},
+        {"void f(__half *h, int *__restrict__ a) { a[0] = __builtin_expect(a[1], 0) ? 1 : 2; { } }\n", NULL},
+        {"int g(int x) { return x; } void f() { int y = g(__popc(3)) + 1; { } }\n", NULL},
         {"#pragma GCC optimize(\"O0\")\n", "#pragma GCC optimize"},
         {"#pragma redefine_extname f kit_merge_ref\n", "#pragma redefine_extname"},
     };
