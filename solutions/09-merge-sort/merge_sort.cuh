@@ -444,11 +444,44 @@ __device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int r
     }
 }
 
+/** 16 bytes of keys, the widest store to shared memory (STS.128). */
+template <typename T>
+struct alignas(16) ms_chunk {
+    T k[16 / sizeof(T)]; /**< the keys, in order */
+};
+
+/**
+ * Stores a thread's E keys, all of them, at S[first ..] 16 bytes at a time. nvcc writes the
+ * baseline's contiguous stores of a full share this way by itself (STS.128, results/); written out,
+ * the simulator sees the same stores the GPU makes. Needs E * sizeof(T) and the byte offset of
+ * S + first to be multiples of 16.
+ */
+template <typename T, int E>
+__device__ inline void ms_store_wide(kit_shared<T> S, int first, const T (&key)[E])
+{
+    constexpr int per = 16 / sizeof(T);
+    kit_shared<ms_chunk<T>> W = kit_shared_cast<ms_chunk<T>>(S + first);
+    KIT_UNROLL
+    for (int c = 0; c < E / per; c++) {
+        ms_chunk<T> x;
+        KIT_UNROLL
+        for (int t = 0; t < per; t++)
+            x.k[t] = key[c * per + t];
+        W[c] = x;
+    }
+}
+
 /** Stores thread i's count keys (tile positions i*E ...) for the block-sort round of groups of g threads: blocked for the baseline, in that round's CF layout for MS_CF. */
 template <typename T, int E, int V>
 __device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int g, const T (&key)[E])
 {
     int region = g * E, half = region / 2, base = (i & ~(g - 1)) * E, p0 = i * E - base; /* g is a power of two */
+    if constexpr (V == MS_BASELINE && E * sizeof(T) % 16 == 0) {
+        if (count == E) {
+            ms_store_wide<T, E>(S, i * E, key);
+            return;
+        }
+    }
     /* The thread's keys are all in A or all in B (half is a multiple of E): in the CF layout they
        go forwards from key p0's position, or backwards. The direction comes from the positions of
        the first and the last key, so that a skeleton's constant position stays inside the tile. */
