@@ -420,7 +420,7 @@ static int reference_warp(int w, int E, kit_worst_split *T, char *err, size_t er
  */
 static int64_t *worst_request(const spec_test *t, int measured, uint64_t *q)
 {
-    int w = t->threads, E = t->tile, part = worst_part(t);
+    int w = t->w, E = t->E, part = worst_part(t);
     int64_t *Q = calloc(4 + 4 * (size_t)w, sizeof *Q);
     kit_worst_split T[1024];
     char err[160];
@@ -450,13 +450,13 @@ static int64_t *worst_request(const spec_test *t, int measured, uint64_t *q)
 static uint64_t worst_reply_len(const spec_test *t)
 {
     int part = worst_part(t);
-    return part == 3 ? 3 * (uint64_t)t->threads : part == 1 ? 1 + 2 * (uint64_t)t->threads : (uint64_t)t->threads;
+    return part == 3 ? 3 * (uint64_t)t->w : part == 1 ? 1 + 2 * (uint64_t)t->w : (uint64_t)t->w;
 }
 
 /* The warp a lab 8 reply describes, paired with the reference where the test checks one function. */
 static int worst_warp_of(const spec_test *t, const int64_t *R, kit_worst_split *T, char *err, size_t errlen)
 {
-    int w = t->threads, E = t->tile, part = worst_part(t);
+    int w = t->w, E = t->E, part = worst_part(t);
     if (part == 2) {
         if (reference_warp(w, E, T, err, errlen) != 0)
             return -1;
@@ -497,7 +497,7 @@ static int worst_warp_of(const spec_test *t, const int64_t *R, kit_worst_split *
  */
 static void judge_worst(const spec_test *t, const int64_t *R, check_result *out)
 {
-    int w = t->threads, E = t->tile;
+    int w = t->w, E = t->E;
     kit_worst_split T[1024];
     char err[160];
     if (worst_warp_of(t, R, T, err, sizeof err) != 0) {
@@ -583,7 +583,7 @@ static void runner_argv(const spec_test *t, const check_env *env, int measured, 
 static long long trace_cap(const spec_test *t, size_t m, size_t n)
 {
     long long record = 4 + (long long)sizeof(kit_access); /* its tag, then the access */
-    return (long long)(m + n + (size_t)t->threads * (size_t)(t->tile + 2)) * 64 * record + (64LL << 20);
+    return (long long)(m + n + (size_t)(t->u + t->w) * (size_t)(t->E + t->tile + 2)) * 64 * record + (64LL << 20);
 }
 
 /* What the drain thread needs: the pipe's read end, the file it fills, and the cap. */
@@ -829,8 +829,8 @@ static int launch_request(const spec_test *t, check_job *j, check_result *out)
     int64_t *Q = j->Q;
     if (j->is_sort) { /* the variant (0 baseline, 1 CF), u, E, and whether to run the measured gather */
         Q[0] = t->alg == 1;
-        Q[1] = t->threads;
-        Q[2] = t->tile;
+        Q[1] = t->u;
+        Q[2] = t->E;
         Q[3] = j->measured;
         j->q = 4;
         return 0;
@@ -839,9 +839,9 @@ static int launch_request(const spec_test *t, check_job *j, check_result *out)
     if (j->is_pbs)
         Q[q++] = t->alg;
     Q[q++] = t->blocks;
-    Q[q++] = t->threads;
+    Q[q++] = t->u;
     if (j->is_merge)
-        Q[q++] = t->tile;
+        Q[q++] = t->tile ? t->tile : t->E ? t->E : 1; /* lab 3's kernel takes neither; the runner wants one */
     if (j->is_pbs || (j->measured && t->kernel[0])) /* a merge lab's own measured kernel, named by kernel= (lab 7) */
         Q[q++] = j->measured;
     j->q = q;
