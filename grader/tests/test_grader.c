@@ -84,6 +84,16 @@ static void expect_bad(const char *extra, const char *want)
     KIT_ASSERT_MSG(strstr(err, want) != NULL, "for '%s' the error '%s' lacks '%s'", extra, err, want);
 }
 
+/* Parses GOOD with the test lines `tests` added into the shared `lab`, which must take them. */
+static void parse_good_with(const char *tests)
+{
+    char text[2048], err[256];
+    snprintf(text, sizeof text, "%s%s", GOOD, tests);
+    memset(&lab, 0, sizeof lab);
+    int rc = parse(text, 0, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "spec refused: %s\n%s", err, tests);
+}
+
 static void test_spec_bad(void)
 {
     expect_bad("frobnicate", "t.spec:9: unknown directive");
@@ -113,16 +123,11 @@ static void test_spec_bad(void)
 /* op=pbs (lab 6): its keys, their defaults, and the launch it needs. */
 static void test_spec_pbs(void)
 {
-    char text[2048], err[256];
-    snprintf(text, sizeof text, "%s%s", GOOD,
-             "test merge public p1 op=pbs type=i64 m=100 n=50 alg=cl queries=worst blocks=2 u=64 conflicts<=26 "
-             "tolerance=5% arch=sm_90 kernel=pbs_kernel\n"
-             "test merge public p2 op=pbs m=1 n=5 alg=cf blocks=1 u=32\n"
-             "test merge public p3 op=merge m=10 n=5 blocks=1 u=32 tile=15 conflicts==0\n"
-             "test merge public p4 op=merge m=10 n=5 blocks=1 u=32 tile=15 conflicts>=7\n");
-    memset(&lab, 0, sizeof lab);
-    int rc = parse(text, 0, err, sizeof err);
-    KIT_ASSERT_MSG(rc == 0, "pbs spec refused: %s", err);
+    parse_good_with("test merge public p1 op=pbs type=i64 m=100 n=50 alg=cl queries=worst blocks=2 u=64 conflicts<=26 "
+                    "tolerance=5% arch=sm_90 kernel=pbs_kernel\n"
+                    "test merge public p2 op=pbs m=1 n=5 alg=cf blocks=1 u=32\n"
+                    "test merge public p3 op=merge m=10 n=5 blocks=1 u=32 tile=15 conflicts==0\n"
+                    "test merge public p4 op=merge m=10 n=5 blocks=1 u=32 tile=15 conflicts>=7\n");
     const spec_test *t = &lab.tests[2];
     CU_ASSERT(t->alg == 2 && t->queries == KIT_PBS_WORST && t->blocks == 2 && t->u == 64);
     CU_ASSERT(t->conflict_cmp == '<' && t->conflicts == 26 && t->tolerance_pct == 5);
@@ -177,13 +182,8 @@ static void test_spec_access_bounds(void)
 /* op=sort (lab 9): its keys, and gpu_slack, which only a conflict threshold may carry. */
 static void test_spec_sort(void)
 {
-    char text[2048], err[256];
-    snprintf(text, sizeof text, "%s%s", GOOD,
-             "test merge public s1 op=sort type=kv32 m=1000 alg=cf u=256 E=17 conflicts==0 gpu_slack=24\n"
-             "test merge public s2 op=sort m=7 alg=baseline u=32 E=5\n");
-    memset(&lab, 0, sizeof lab);
-    int rc = parse(text, 0, err, sizeof err);
-    KIT_ASSERT_MSG(rc == 0, "sort spec refused: %s", err);
+    parse_good_with("test merge public s1 op=sort type=kv32 m=1000 alg=cf u=256 E=17 conflicts==0 gpu_slack=24\n"
+                    "test merge public s2 op=sort m=7 alg=baseline u=32 E=5\n");
     const spec_test *t = &lab.tests[2];
     CU_ASSERT(t->alg == 1 && t->u == 256 && t->E == 17 && t->blocks == 0 && t->m == 1000);
     CU_ASSERT(t->conflict_cmp == '=' && t->conflicts == 0 && t->gpu_slack == 24);
@@ -199,13 +199,8 @@ static void test_spec_sort(void)
 
 static void test_spec_worst(void)
 {
-    char text[2048], err[256];
-    snprintf(text, sizeof text, "%s%s", GOOD,
-             "test merge public w1 op=worst w=32 E=17 part=subproblem conflicts>=269\n"
-             "test merge public w2 op=worst w=12 E=5 part=both\n");
-    memset(&lab, 0, sizeof lab);
-    int rc = parse(text, 0, err, sizeof err);
-    KIT_ASSERT_MSG(rc == 0, "worst spec refused: %s", err);
+    parse_good_with("test merge public w1 op=worst w=32 E=17 part=subproblem conflicts>=269\n"
+                    "test merge public w2 op=worst w=12 E=5 part=both\n");
     const spec_test *t = &lab.tests[2];
     CU_ASSERT(t->w == 32 && t->E == 17 && t->part == 1 && t->conflict_cmp == '>' && t->conflicts == 269);
     CU_ASSERT(lab.tests[3].w == 12 && lab.tests[3].part == 3 && lab.tests[3].conflict_cmp == 0);
@@ -219,15 +214,10 @@ static void test_spec_worst(void)
 /* The launch keys mean one thing in every lab (spec.h): blocks, u, w, E, tile; the old keys name their successors. */
 static void test_spec_launch_keys(void)
 {
-    char text[2048], err[256];
-    snprintf(text, sizeof text, "%s%s", GOOD,
-             "test merge public k3 op=merge m=10 n=5 blocks=2 u=96\n"
-             "test merge public k4 op=merge m=10 n=5 blocks=3 u=64 tile=128\n"
-             "test merge public k7 op=merge m=10 n=5 blocks=4 u=256 E=17\n"
-             "test merge public k8 op=worst w=12 E=5 part=order\n");
-    memset(&lab, 0, sizeof lab);
-    int rc = parse(text, 0, err, sizeof err);
-    KIT_ASSERT_MSG(rc == 0 && lab.ntests == 6, "launch keys refused: %s", err);
+    parse_good_with("test merge public k3 op=merge m=10 n=5 blocks=2 u=96\n"
+                    "test merge public k4 op=merge m=10 n=5 blocks=3 u=64 tile=128\n"
+                    "test merge public k7 op=merge m=10 n=5 blocks=4 u=256 E=17\n"
+                    "test merge public k8 op=worst w=12 E=5 part=order\n");
     const spec_test *k = &lab.tests[2];
     CU_ASSERT(k[0].blocks == 2 && k[0].u == 96 && k[0].tile == 0 && k[0].E == 0 && k[0].w == 0);
     CU_ASSERT(k[1].blocks == 3 && k[1].u == 64 && k[1].tile == 128 && k[1].E == 0);
@@ -252,13 +242,10 @@ static void test_spec_launch_keys(void)
 /* spec_runner_pairs: the masks of the (type, E) pairs of the merge and sort tests, or none when a test leaves E to the runner. */
 static void test_spec_runner_pairs(void)
 {
-    char text[2048], err[256], flags[160];
-    snprintf(text, sizeof text, "%s%s", GOOD,
-             "test merge public s1 op=sort type=kv32 m=1000 alg=cf u=256 E=17\n"
-             "test merge public s2 op=sort m=7 alg=baseline u=32 E=5\n"
-             "test merge public s3 op=sort m=9 alg=cf u=32 E=5\n");
-    memset(&lab, 0, sizeof lab);
-    KIT_ASSERT_MSG(parse(text, 0, err, sizeof err) == 0, "spec refused: %s", err);
+    char flags[160];
+    parse_good_with("test merge public s1 op=sort type=kv32 m=1000 alg=cf u=256 E=17\n"
+                    "test merge public s2 op=sort m=7 alg=baseline u=32 E=5\n"
+                    "test merge public s3 op=sort m=9 alg=cf u=32 E=5\n");
     /* GOOD's merge test t1 gives no E: the runner's default, so every pair is built */
     int pairs = spec_runner_pairs(&lab, flags, sizeof flags);
     KIT_ASSERT_MSG(pairs == 0 && flags[0] == '\0', "a merge test with the default E still gave '%s'", flags);
