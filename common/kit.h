@@ -14,6 +14,7 @@
  * - kit_mem.h          kit_malloc: big buffers on transparent huge pages
  * - kit_cli.h          the options every lab driver shares
  * - kit_proto.h        the request/reply files between the grader and a lab runner
+ * - kit_request.h      the typed request in those files: each op's named fields (u, w, E, ...), encoded and checked
  * - kit_driver.h       what every lab driver shares: options, printing, serving the grader, kit_xmalloc
  *
  * Bank conflicts, counted (C):
@@ -52,6 +53,7 @@
 #include "kit_mem.h"
 #include "kit_pbs.h"
 #include "kit_proto.h"
+#include "kit_request.h"
 #include "kit_check.h"
 #include "kit_timer.h"
 #include "kit_types.h"

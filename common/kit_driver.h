@@ -21,8 +21,9 @@ typedef struct kit_serve_out {
 } kit_serve_out;
 
 /**
- * A lab's request handler: runs the student's code on the request's inputs.
- * A and B may be modified by buggy student code; kit_serve() echoes them back
+ * A lab's request handler: runs the student's code on the request's inputs. It reads the
+ * request's fields (the launch, the ranks, ...) through kit_request_decode() (kit_request.h),
+ * which refuses a malformed one with its reason. A and B may be modified by buggy student code; kit_serve() echoes them back
  * so the grader can tell.
  * @return 0 when it ran, -1 when the request makes no sense for this lab,
  *         -2 when the student's code failed at run time (for example a kernel launch)

@@ -35,6 +35,11 @@ struct kit_merge_lab {
     void (*measure)(kit_type t, const void *A, int m, const void *B, int n, kit_merge_cfg cfg);
     /** Optional: the launch the driver uses when none is given; NULL: kit_merge_default_cfg. */
     kit_merge_cfg (*default_cfg)(long long total);
+    /**
+     * 1: the kernel takes E, keys per thread (lab 7), which the launch passes as its tile, from a
+     * request's E; 0: a shared-memory tile (labs 4 and 5; lab 3 has none), from a request's tile.
+     */
+    int takes_E;
 };
 
 /** The launch the kit uses when none is given: 128 threads, tiles of 1024, about 4096 outputs per block. */
@@ -115,43 +120,43 @@ static inline void kit_merge_measure(const kit_merge_lab *lab, kit_type t, const
 static const kit_merge_lab *kit_merge_serving_;
 
 /**
- * Grader request "merge": C = merge(A, B) by the kernel; Q is empty or holds
- * blocks, threads, tile, and a 4th value 1 to run the lab's measured kernel
- * (kit_merge_measure). With KIT_REQ_GUARD, canaries surround C on the device.
+ * Grader request "merge": C = merge(A, B) by the kernel, launched with the request's blocks and
+ * u, and its tile or E (kit_merge_lab.takes_E), or with the lab's default launch when it has
+ * none; measure 1 also runs the lab's measured kernel (kit_merge_measure). With KIT_REQ_GUARD,
+ * canaries surround C on the device.
  */
-static inline int kit_merge_serve_one(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+static inline int kit_merge_serve_one(const kit_req *h, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
-    uint64_t total = req->m + req->n;
-    kit_merge_cfg cfg = kit_merge_serving_->default_cfg ? kit_merge_serving_->default_cfg((long long)total)
-                                                        : kit_merge_default_cfg((long long)total);
-    if (strcmp(req->op, "merge") != 0 || total > INT32_MAX || (req->q != 0 && req->q != 3 && req->q != 4)) {
-        snprintf(out->error, sizeof out->error, "this lab runs 'merge' with 0, 3 or 4 launch values, not '%s' with %llu",
-                 req->op, (unsigned long long)req->q);
+    const kit_merge_lab *lab = kit_merge_serving_;
+    kit_request req;
+    if (kit_request_decode(h, Q, KIT_OP_MERGE, &req, out->error, sizeof out->error) != 0)
         return -1;
-    }
-    if (req->q == 4 && Q[3] == 1 && !kit_merge_serving_->measure) {
+    uint64_t total = req.m + req.n;
+    kit_merge_cfg cfg = lab->default_cfg ? lab->default_cfg((long long)total) : kit_merge_default_cfg((long long)total);
+    if (req.measure && !lab->measure) {
         snprintf(out->error, sizeof out->error, "this lab has no measured kernel for a conflict threshold");
         return -1;
     }
-    if (req->q >= 3) {
-        if (Q[0] < 1 || Q[0] > INT32_MAX || Q[1] < 1 || Q[1] > 1024 || Q[2] < 1 || Q[2] > INT32_MAX) {
-            snprintf(out->error, sizeof out->error, "bad launch values %lld %lld %lld", (long long)Q[0],
-                     (long long)Q[1], (long long)Q[2]);
-            return -1;
-        }
-        cfg.blocks = (int)Q[0];
-        cfg.threads = (int)Q[1];
-        cfg.tile = (int)Q[2];
+    if ((lab->takes_E && req.tile) || (!lab->takes_E && req.E)) {
+        snprintf(out->error, sizeof out->error, "this lab's kernel takes %s, not %s", lab->takes_E ? "E" : "a tile",
+                 lab->takes_E ? "a tile" : "E");
+        return -1;
     }
-    size_t guard = req->flags & KIT_REQ_GUARD ? KIT_GUARD_ELEMS : 0;
-    size_t bytes = (size_t)(total + 2 * guard) * kit_type_size((kit_type)req->type);
+    if (req.blocks > 0) { /* lab 3's kernel takes neither tile nor E: its launch line says tile 1, as it always has */
+        int per_round = lab->takes_E ? req.E : req.tile;
+        cfg.blocks = req.blocks;
+        cfg.threads = req.u;
+        cfg.tile = per_round > 0 ? per_round : 1;
+    }
+    size_t guard = req.guard ? KIT_GUARD_ELEMS : 0;
+    size_t bytes = (size_t)(total + 2 * guard) * kit_type_size(req.type);
     out->c = total + 2 * guard;
     out->C = kit_xmalloc(bytes);
     memset(out->C, 0xA5, bytes);
-    int rc = kit_merge_run_guarded(kit_merge_serving_, (kit_type)req->type, A, (int)req->m, B, (int)req->n, out->C,
-                                   guard, cfg, out->error, sizeof out->error);
-    if (rc == 0 && req->q == 4 && Q[3] == 1)
-        kit_merge_measure(kit_merge_serving_, (kit_type)req->type, A, (int)req->m, B, (int)req->n, cfg);
+    int rc = kit_merge_run_guarded(lab, req.type, A, (int)req.m, B, (int)req.n, out->C, guard, cfg, out->error,
+                                   sizeof out->error);
+    if (rc == 0 && req.measure)
+        kit_merge_measure(lab, req.type, A, (int)req.m, B, (int)req.n, cfg);
     return rc < 0 ? -2 : 0; /* the kernel failed; a skeleton shows up through kit_not_implemented_task() */
 }
 

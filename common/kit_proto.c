@@ -5,7 +5,7 @@
 #include "kit_mem.h"
 #include "kit_proto.h"
 
-static const char REQ_MAGIC[8] = {'K', 'I', 'T', 'R', 'E', 'Q', '0', '1'};
+static const char REQ_MAGIC[8] = {'K', 'I', 'T', 'R', 'E', 'Q', '0', '2'};
 static const char RES_MAGIC[8] = {'K', 'I', 'T', 'R', 'E', 'S', '0', '1'};
 
 static int write_all(FILE *f, const void *p, size_t bytes)

@@ -17,6 +17,7 @@
 #include "kit_ncu.h"
 #include "kit_pbs.h"
 #include "kit_proto.h"
+#include "kit_request.h"
 #include "answers.h"
 #include "kit_check.h"
 #include "kit_worst.h"
@@ -38,6 +39,37 @@ static void set(check_result *r, verdict v, const char *fmt, ...)
     va_end(ap);
 }
 
+/* One test's scratch files, inputs and reply, shared by check_test's steps; check_test frees the buffers. */
+typedef struct check_job {
+    char req_path[4200], res_path[4200], err_path[4200], trace[4200], csv[4200], sanitizer_log[4200];
+    const struct check_op *op; /* what the test's op does differently */
+    size_t size, m, n;
+    int measured; /* the test has a threshold the runner's measured kernel is judged on */
+    int profiled; /* ncu runs it, or the CPU runner streams its accesses */
+    kit_request req; /* what the runner is asked: the op's pack fills it */
+    void *A, *B, *rC, *rA, *rB;
+    int64_t *R;
+    const char *writable[2]; /* a GPU runner's writable folder (the scratch folder, for ncu's and compute-sanitizer's logs) */
+} check_job;
+
+/* What check_test does differently for each op: one entry of check_ops per op. */
+typedef struct check_op {
+    const char *name;   /* the spec's op= */
+    kit_op op;          /* the request's op */
+    const char *kernel; /* the measured kernel when the spec names none; "." measures every launch */
+    /* Generates A and B (allocated) from the test's seed; returns 0 or -1. */
+    int (*generate)(const spec_test *t, check_job *j);
+    /* Fills the op's fields of j->req (the common ones are set); returns 0, or -1 when out of memory. */
+    int (*pack)(const spec_test *t, check_job *j);
+    /* The reply's shape: want->c, C's elements (guards included), and want->r, the int64 results. */
+    void (*reply)(const spec_test *t, const check_job *j, kit_res *want);
+    /* Judges the output, canaries first, once the inputs were found untouched: sets out's verdict. */
+    void (*judge)(const spec_test *t, const check_job *j, check_result *out);
+} check_op;
+
+/* The entry of the test's op, or NULL for an op the grader does not know. */
+static const check_op *op_of(const spec_test *t);
+
 /* The ranks a co_rank test queries: every rank, or `ranks` of them spread evenly with 0 and m + n included. */
 static int64_t *choose_ranks(const spec_test *t, uint64_t *q)
 {
@@ -45,13 +77,13 @@ static int64_t *choose_ranks(const spec_test *t, uint64_t *q)
     uint64_t count = t->ranks == 0 || (uint64_t)t->ranks > total + 1 ? total + 1 : (uint64_t)t->ranks;
     if (count < 2)
         count = total + 1 < 2 ? total + 1 : 2;
-    int64_t *Q = malloc(count * sizeof *Q);
-    if (!Q)
+    int64_t *ranks = malloc(count * sizeof *ranks);
+    if (!ranks)
         return NULL;
     for (uint64_t x = 0; x < count; x++)
-        Q[x] = count == 1 ? 0 : (int64_t)(x * total / (count - 1));
+        ranks[x] = count == 1 ? 0 : (int64_t)(x * total / (count - 1));
     *q = count;
-    return Q;
+    return ranks;
 }
 
 /* First line of a file, for messages; empty if none. */
@@ -100,21 +132,31 @@ static int check_guards(const unsigned char *C, size_t total, size_t size, int a
     return 0;
 }
 
+/* The output C inside its canaries. */
+static const void *output_of(const check_job *j)
+{
+    return (const char *)j->rC + (size_t)KIT_GUARD_ELEMS * j->size;
+}
+
 /* op=merge: C must be the stable merge of A and B, judged by property (kit_check_merge). */
-static void judge_merge(const spec_test *t, const void *A, const void *B, const void *C, check_result *out)
+static void judge_merge(const spec_test *t, const check_job *j, check_result *out)
 {
     char msg[200];
-    if (kit_check_merge(t->type, A, (size_t)t->m, B, (size_t)t->n, C, msg, sizeof msg) >= 0)
+    if (check_guards(j->rC, j->m + j->n, j->size, 0, out) != 0)
+        return;
+    if (kit_check_merge(t->type, j->A, j->m, j->B, j->n, output_of(j), msg, sizeof msg) >= 0)
         set(out, V_WRONG, "wrong output at %s", msg);
     else
         set(out, V_PASS, "%s", "pass");
 }
 
 /* op=sort: C must be A sorted stably (kv32 values tag the input positions, so stability shows). */
-static void judge_sort(const spec_test *t, const void *A, const void *C, check_result *out)
+static void judge_sort(const spec_test *t, const check_job *j, check_result *out)
 {
     char msg[200];
-    if (kit_check_sort(t->type, A, C, (size_t)t->m, msg, sizeof msg) >= 0)
+    if (check_guards(j->rC, j->m + j->n, j->size, 0, out) != 0)
+        return;
+    if (kit_check_sort(t->type, j->A, output_of(j), j->m, msg, sizeof msg) >= 0)
         set(out, V_WRONG, "wrong output at %s", msg);
     else
         set(out, V_PASS, "%s", "pass");
@@ -126,14 +168,14 @@ static void judge_sort(const spec_test *t, const void *A, const void *C, check_r
  * its own keys, and the passes the function reports, which must be consistent with them (a pass
  * compares at most twice): an out-parameter cannot talk a slow search under the bound.
  */
-static void judge_co_rank(const spec_test *t, const void *A, const void *B, const int64_t *Q, uint64_t q,
-                          const int64_t *R, check_result *out)
+static void judge_co_rank(const spec_test *t, const check_job *j, check_result *out)
 {
     int bound = kit_co_rank_pass_bound(t->m, t->n);
+    const int64_t *R = j->R;
     set(out, V_PASS, "%s", "pass");
-    for (uint64_t x = 0; x < q; x++) {
-        int64_t k = Q[x], i = R[3 * x], passes = R[3 * x + 1], comparisons = R[3 * x + 2];
-        if (!kit_check_co_rank(t->type, A, (size_t)t->m, B, (size_t)t->n, k, i)) {
+    for (uint64_t x = 0; x < j->req.nranks; x++) {
+        int64_t k = j->req.ranks[x], i = R[3 * x], passes = R[3 * x + 1], comparisons = R[3 * x + 2];
+        if (!kit_check_co_rank(t->type, j->A, (size_t)t->m, j->B, (size_t)t->n, k, i)) {
             set(out, V_WRONG, "wrong output: co_rank(k=%lld) returned i=%lld, which breaks co-rank's inequalities (m=%lld, n=%lld)",
                 (long long)k, (long long)i, t->m, t->n);
             break;
@@ -153,14 +195,17 @@ static void judge_co_rank(const spec_test *t, const void *A, const void *B, cons
     }
 }
 
-static void judge_pbs(const spec_test *t, const void *keys, const void *queries, const int64_t *R, check_result *out)
+/* op=pbs: the canaries around the answers (ints), then each answer the last key <= its query. */
+static void judge_pbs(const spec_test *t, const check_job *j, check_result *out)
 {
+    if (check_guards(j->rC, 0, j->size, 1, out) != 0)
+        return;
     set(out, V_PASS, "%s", "pass");
     for (long long x = 0; x < t->n; x++) {
-        int64_t q = kit_key_at(t->type, queries, (size_t)x);
-        if (!kit_check_predecessor(t->type, keys, (size_t)t->m, q, R[x])) {
+        int64_t q = kit_key_at(t->type, j->B, (size_t)x);
+        if (!kit_check_predecessor(t->type, j->A, (size_t)t->m, q, j->R[x])) {
             set(out, V_WRONG, "wrong output at query %lld (%lld): got %lld, not the index of the last key <= the query",
-                x, (long long)q, (long long)R[x]);
+                x, (long long)q, (long long)j->R[x]);
             return;
         }
     }
@@ -193,8 +238,7 @@ static const char *measured_kernel(const spec_test *t)
 {
     if (t->kernel[0])
         return t->kernel;
-    return strcmp(t->op, "pbs") == 0 ? "pbs_kernel" : strcmp(t->op, "sort") == 0 ? "ms_gather_probe"
-                                                    : strcmp(t->op, "worst") == 0 ? "worst_merge_probe" : ".";
+    return op_of(t) ? op_of(t)->kernel : ".";
 }
 
 /* How a verdict names the measured kernel: "the kernel" when a test measures every launch (".", labs
@@ -412,51 +456,45 @@ static int reference_warp(int w, int E, kit_worst_split *T, char *err, size_t er
 }
 
 /*
- * Lab 8's request: w, E, the part, whether to run the measured merge (part=both only), and for
+ * Lab 8's request (w and E are set): the part, whether to run the measured merge (part=both only), and for
  * part=order the inputs of the student's worst_order for each thread (a_word, b_word, a, b), from
  * the reference subproblem. A single-part test pairs the student's function with the reference
- * here, on the trusted side: the runner holds no reference. NULL when out of memory or when the
+ * here, on the trusted side: the runner holds no reference. -1 when out of memory or when the
  * reference warp cannot be built.
  */
-static int64_t *worst_request(const spec_test *t, int measured, uint64_t *q)
+static int pack_worst(const spec_test *t, check_job *j)
 {
-    int w = t->threads, E = t->tile, part = worst_part(t);
-    int64_t *Q = calloc(4 + 4 * (size_t)w, sizeof *Q);
+    kit_request *r = &j->req;
     kit_worst_split T[1024];
     char err[160];
-    if (!Q || (part == 2 && reference_warp(w, E, T, err, sizeof err) != 0)) {
-        free(Q);
-        return NULL;
-    }
-    Q[0] = w;
-    Q[1] = E;
-    Q[2] = part;
-    Q[3] = part == 3 && measured;
-    *q = 4;
-    for (int i = 0, aw = 0, bw = (E + 1) / 2 * w; part == 2 && i < w; i++) {
-        int64_t *x = Q + 4 + 4 * i;
-        x[0] = aw;
-        x[1] = bw;
-        x[2] = T[i].a;
-        x[3] = T[i].b;
+    r->part = worst_part(t);
+    r->measure = r->part == 3 && j->measured;
+    if (r->part != 2)
+        return 0;
+    if (reference_warp(r->w, r->E, T, err, sizeof err) != 0 || !(r->threads = calloc((size_t)r->w, sizeof *r->threads)))
+        return -1;
+    for (int i = 0, aw = 0, bw = (r->E + 1) / 2 * r->w; i < r->w; i++) {
+        kit_worst_thread x = {aw, bw, T[i].a, T[i].b};
+        r->threads[i] = x;
         aw += T[i].a;
         bw += T[i].b;
-        *q = 4 + 4 * (uint64_t)w;
     }
-    return Q;
+    return 0;
 }
 
-/* The reply's length for a lab 8 request: (a, b, a_first) a thread; a count and w tuples; or w orders. */
-static uint64_t worst_reply_len(const spec_test *t)
+/* The reply to a lab 8 request: (a, b, a_first) a thread; a count and w tuples; or w orders. */
+static void reply_worst(const spec_test *t, const check_job *j, kit_res *want)
 {
     int part = worst_part(t);
-    return part == 3 ? 3 * (uint64_t)t->threads : part == 1 ? 1 + 2 * (uint64_t)t->threads : (uint64_t)t->threads;
+    (void)j;
+    want->c = 0;
+    want->r = part == 3 ? 3 * (uint64_t)t->w : part == 1 ? 1 + 2 * (uint64_t)t->w : (uint64_t)t->w;
 }
 
 /* The warp a lab 8 reply describes, paired with the reference where the test checks one function. */
 static int worst_warp_of(const spec_test *t, const int64_t *R, kit_worst_split *T, char *err, size_t errlen)
 {
-    int w = t->threads, E = t->tile, part = worst_part(t);
+    int w = t->w, E = t->E, part = worst_part(t);
     if (part == 2) {
         if (reference_warp(w, E, T, err, errlen) != 0)
             return -1;
@@ -495,12 +533,12 @@ static int worst_warp_of(const spec_test *t, const int64_t *R, kit_worst_split *
  * simulator's count (the cost less the warp's E + 2 loads, what ncu counts on the measured merge);
  * part=both runs the measured merge and judge_measured reads it.
  */
-static void judge_worst(const spec_test *t, const int64_t *R, check_result *out)
+static void judge_worst(const spec_test *t, const check_job *j, check_result *out)
 {
-    int w = t->threads, E = t->tile;
+    int w = t->w, E = t->E;
     kit_worst_split T[1024];
     char err[160];
-    if (worst_warp_of(t, R, T, err, sizeof err) != 0) {
+    if (worst_warp_of(t, j->R, T, err, sizeof err) != 0) {
         set(out, V_WRONG, "%s", err);
         return;
     }
@@ -583,7 +621,7 @@ static void runner_argv(const spec_test *t, const check_env *env, int measured, 
 static long long trace_cap(const spec_test *t, size_t m, size_t n)
 {
     long long record = 4 + (long long)sizeof(kit_access); /* its tag, then the access */
-    return (long long)(m + n + (size_t)t->threads * (size_t)(t->tile + 2)) * 64 * record + (64LL << 20);
+    return (long long)(m + n + (size_t)(t->u + t->w) * (size_t)(t->E + t->tile + 2)) * 64 * record + (64LL << 20);
 }
 
 /* What the drain thread needs: the pipe's read end, the file it fills, and the cap. */
@@ -765,30 +803,14 @@ static void write_counts(const spec_test *t, const check_env *env, int ran, cons
     fflush(env->counts);
 }
 
-/* One test's scratch files, inputs and reply, shared by check_test's steps; check_test frees the buffers. */
-typedef struct check_job {
-    char req_path[4200], res_path[4200], err_path[4200], trace[4200], csv[4200], sanitizer_log[4200];
-    size_t size, m, n;
-    int is_merge, is_pbs, is_sort, is_worst;
-    int measured; /* the test has a threshold the runner's measured kernel is judged on */
-    int profiled; /* ncu runs it, or the CPU runner streams its accesses */
-    void *A, *B, *rC, *rA, *rB;
-    int64_t *Q, *R;
-    uint64_t q;
-    const char *writable[2]; /* a GPU runner's writable folder (the scratch folder, for ncu's and compute-sanitizer's logs) */
-} check_job;
-
-/* Names the scratch files in env->workdir and classifies the test's op. */
+/* Names the scratch files in env->workdir and finds the test's op. */
 static void job_init(const spec_test *t, const check_env *env, check_job *j)
 {
     memset(j, 0, sizeof *j);
     j->size = kit_type_size(t->type);
     j->m = (size_t)t->m;
     j->n = (size_t)t->n;
-    j->is_merge = strcmp(t->op, "merge") == 0;
-    j->is_pbs = strcmp(t->op, "pbs") == 0;
-    j->is_sort = strcmp(t->op, "sort") == 0;
-    j->is_worst = strcmp(t->op, "worst") == 0;
+    j->op = op_of(t);
     snprintf(j->req_path, sizeof j->req_path, "%s/request.bin", env->workdir);
     snprintf(j->res_path, sizeof j->res_path, "%s/reply.bin", env->workdir);
     snprintf(j->err_path, sizeof j->err_path, "%s/stderr.txt", env->workdir);
@@ -798,55 +820,120 @@ static void job_init(const spec_test *t, const check_env *env, check_job *j)
     j->writable[0] = env->workdir; /* it outlives the run: sb_limits keeps the pointer, not a copy */
 }
 
+/* merge, co_rank and worst (which has none): A and B sorted, m and n of them. */
+static int generate_pair(const spec_test *t, check_job *j)
+{
+    return kit_gen_merge_input(t->type, j->A, j->m, j->B, j->n, t->gen, t->seed);
+}
+
+/* pbs: A holds the sorted keys, B the queries. */
+static int generate_pbs(const spec_test *t, check_job *j)
+{
+    if (kit_gen_merge_input(t->type, j->A, j->m, j->B, 0, t->gen, t->seed) != 0)
+        return -1;
+    return answers_pbs_queries(t->type, j->A, j->m, t->queries, t->seed, j->B, j->n);
+}
+
+/* sort: A holds the keys to sort, unsorted. */
+static int generate_sort(const spec_test *t, check_job *j)
+{
+    return kit_gen_array(t->type, j->A, j->m, t->gen, t->seed);
+}
+
 /* Generates the inputs A and B from the test's seed; returns 0, or -1 after setting out. */
 static int generate_inputs(const spec_test *t, check_job *j, check_result *out)
 {
-    size_t m = j->m, n = j->n;
-    j->A = kit_malloc(m * j->size + 1);
-    j->B = kit_malloc(n * j->size + 1);
-    /* pbs: A holds the sorted keys, B the queries */
-    /* sort: A holds the keys to sort, unsorted */
-    int generated = j->is_pbs    ? kit_gen_merge_input(t->type, j->A, m, j->B, 0, t->gen, t->seed) == 0 &&
-                                       answers_pbs_queries(t->type, j->A, m, t->queries, t->seed, j->B, n) == 0
-                    : j->is_sort ? kit_gen_array(t->type, j->A, m, t->gen, t->seed) == 0
-                                 : kit_gen_merge_input(t->type, j->A, m, j->B, n, t->gen, t->seed) == 0;
-    if (!j->A || !j->B || !generated) {
+    j->A = kit_malloc(j->m * j->size + 1);
+    j->B = kit_malloc(j->n * j->size + 1);
+    if (!j->A || !j->B || j->op->generate(t, j) != 0) {
         set(out, V_ERROR, "%s", "grader could not generate the input");
         return -1;
     }
     return 0;
 }
 
-/* The launch part of a sort or kernel lab's request, in j->Q; returns 0, or -1 after setting out. */
-static int launch_request(const spec_test *t, check_job *j, check_result *out)
+/* merge: canaries, and whether to run the lab's own measured kernel (lab 7's, named by kernel=). */
+static int pack_merge(const spec_test *t, check_job *j)
 {
-    int is_kernel = (j->is_pbs || j->is_merge) && t->blocks > 0;
-    if (!j->is_sort && !is_kernel)
-        return 0;
-    j->Q = malloc(4 * sizeof *j->Q);
-    if (!j->Q) {
+    j->req.guard = 1;
+    j->req.measure = j->measured && t->kernel[0];
+    return 0;
+}
+
+/* co_rank: the ranks to query. */
+static int pack_co_rank(const spec_test *t, check_job *j)
+{
+    j->req.ranks = choose_ranks(t, &j->req.nranks);
+    return j->req.ranks ? 0 : -1;
+}
+
+/* pbs and sort: canaries, the search or the variant (sort: 0 baseline, 1 CF), and whether the launch is measured. */
+static int pack_measured(const spec_test *t, check_job *j)
+{
+    j->req.guard = 1;
+    j->req.alg = j->op->op == KIT_OP_SORT ? t->alg == 1 : t->alg;
+    j->req.measure = j->measured;
+    return 0;
+}
+
+/* merge and sort: C, the m + n outputs between their canaries; no results. */
+static void reply_output(const spec_test *t, const check_job *j, kit_res *want)
+{
+    (void)t;
+    want->c = j->m + j->n + 2 * KIT_GUARD_ELEMS;
+    want->r = 0;
+}
+
+/* co_rank: (i, passes, comparisons) for each rank. */
+static void reply_co_rank(const spec_test *t, const check_job *j, kit_res *want)
+{
+    (void)t;
+    want->c = 0;
+    want->r = 3 * j->req.nranks;
+}
+
+/* pbs: the canaries around the answers in C, and an answer per query. */
+static void reply_pbs(const spec_test *t, const check_job *j, kit_res *want)
+{
+    (void)t;
+    want->c = 2 * KIT_GUARD_ELEMS;
+    want->r = j->n;
+}
+
+static const check_op check_ops[] = {
+    {"merge", KIT_OP_MERGE, ".", generate_pair, pack_merge, reply_output, judge_merge},
+    {"co_rank", KIT_OP_CO_RANK, ".", generate_pair, pack_co_rank, reply_co_rank, judge_co_rank},
+    {"pbs", KIT_OP_PBS, "pbs_kernel", generate_pbs, pack_measured, reply_pbs, judge_pbs},
+    {"sort", KIT_OP_SORT, "ms_gather_probe", generate_sort, pack_measured, reply_output, judge_sort},
+    {"worst", KIT_OP_WORST, "worst_merge_probe", generate_pair, pack_worst, reply_worst, judge_worst},
+};
+
+static const check_op *op_of(const spec_test *t)
+{
+    for (size_t o = 0; o < sizeof check_ops / sizeof check_ops[0]; o++)
+        if (strcmp(t->op, check_ops[o].name) == 0)
+            return &check_ops[o];
+    return NULL;
+}
+
+/* The request: the input and the launch, each spec key in the field of its name (the parser let
+   through only the keys the op takes), then the op's own fields (its pack); returns 0, or -1 after
+   setting out. */
+static int pack_request(const spec_test *t, check_job *j, check_result *out)
+{
+    j->req.op = j->op->op;
+    j->req.type = t->type;
+    j->req.m = j->m;
+    j->req.n = j->n;
+    j->req.blocks = t->blocks;
+    j->req.u = t->u;
+    j->req.w = t->w;
+    j->req.E = t->E;
+    j->req.tile = t->tile;
+    if (j->op->pack(t, j) != 0) {
         set(out, V_ERROR, "%s", "grader out of memory");
         return -1;
     }
-    int64_t *Q = j->Q;
-    if (j->is_sort) { /* the variant (0 baseline, 1 CF), u, E, and whether to run the measured gather */
-        Q[0] = t->alg == 1;
-        Q[1] = t->threads;
-        Q[2] = t->tile;
-        Q[3] = j->measured;
-        j->q = 4;
-        return 0;
-    }
-    uint64_t q = 0; /* a kernel lab: the launch, and whether to run the measured kernel */
-    if (j->is_pbs)
-        Q[q++] = t->alg;
-    Q[q++] = t->blocks;
-    Q[q++] = t->threads;
-    if (j->is_merge)
-        Q[q++] = t->tile;
-    if (j->is_pbs || (j->measured && t->kernel[0])) /* a merge lab's own measured kernel, named by kernel= (lab 7) */
-        Q[q++] = j->measured;
-    j->q = q;
     return 0;
 }
 
@@ -875,26 +962,11 @@ static int prepare_logs(const check_env *env, check_job *j, check_result *out)
     return 0;
 }
 
-/* Completes the request (worst, co_rank) and writes it to j->req_path; returns 0, or -1 after setting out. */
-static int write_request(const spec_test *t, check_job *j, check_result *out)
+/* Writes the request to j->req_path; returns 0, or -1 after setting out. */
+static int write_request(check_job *j, check_result *out)
 {
-    if (j->is_worst)
-        j->Q = worst_request(t, j->measured, &j->q);
-    if ((j->is_worst && !j->Q) ||
-        (!j->is_merge && !j->is_pbs && !j->is_sort && !j->is_worst && !(j->Q = choose_ranks(t, &j->q)))) {
-        set(out, V_ERROR, "%s", "grader out of memory");
-        return -1;
-    }
-    kit_req req;
-    memset(&req, 0, sizeof req);
-    snprintf(req.op, sizeof req.op, "%s", t->op);
-    req.type = t->type;
-    req.m = j->m;
-    req.n = j->n;
-    req.q = j->q;
-    req.flags = j->is_merge || j->is_pbs || j->is_sort ? KIT_REQ_GUARD : 0;
     FILE *f = fopen(j->req_path, "wb");
-    int wrote = f && kit_req_write(f, &req, j->A, j->B, j->Q) == 0;
+    int wrote = f && kit_request_write(f, &j->req, j->A, j->B) == 0;
     if (f)
         wrote &= fclose(f) == 0;
     if (!wrote) {
@@ -909,10 +981,9 @@ static long long expected_reply(const spec_test *t, const check_job *j, kit_res 
 {
     memset(want, 0, sizeof *want);
     want->type = t->type;
-    want->c = j->is_merge || j->is_sort ? j->m + j->n + 2 * KIT_GUARD_ELEMS : j->is_pbs ? 2 * KIT_GUARD_ELEMS : 0;
     want->m = j->m;
     want->n = j->n;
-    want->r = j->is_merge || j->is_sort ? 0 : j->is_pbs ? j->n : j->is_worst ? worst_reply_len(t) : 3 * j->q;
+    j->op->reply(t, j, want);
     return (long long)(sizeof(kit_res) + 8 + (want->c + j->m + j->n) * j->size + want->r * 8);
 }
 
@@ -1001,12 +1072,11 @@ static int read_reply(const spec_test *t, check_job *j, const kit_res *want, int
     return 0;
 }
 
-/* Judges the reply's values: inputs untouched, guards intact, then the op's own judge (which sets out's
-   verdict); returns -1 if the inputs or guards were damaged (out set), else 0. */
+/* Judges the reply's values: inputs untouched, then the op's own judge (its canaries, then its
+   output), which sets out's verdict; returns -1 if the inputs were damaged (out set), else 0. */
 static int judge_reply(const spec_test *t, const check_job *j, check_result *out)
 {
     char msg[200];
-    size_t size = j->size;
     if (kit_verify(t->type, j->A, j->rA, j->m, msg, sizeof msg) >= 0) {
         set(out, V_WRONG, "modified its input A at %s", msg);
         return -1;
@@ -1015,22 +1085,7 @@ static int judge_reply(const spec_test *t, const check_job *j, check_result *out
         set(out, V_WRONG, "modified its input B at %s", msg);
         return -1;
     }
-    if ((j->is_merge || j->is_sort) && check_guards(j->rC, j->m + j->n, size, 0, out) != 0)
-        return -1;
-    if (j->is_pbs && check_guards(j->rC, 0, size, 1, out) != 0) /* the canaries around the answers (ints) */
-        return -1;
-    const char *C = (const char *)j->rC + (size_t)KIT_GUARD_ELEMS * size;
-    if (j->is_sort) {
-        judge_sort(t, j->A, C, out);
-    } else if (j->is_merge) {
-        judge_merge(t, j->A, j->B, C, out);
-    } else if (j->is_pbs) {
-        judge_pbs(t, j->A, j->B, j->R, out);
-    } else if (j->is_worst) {
-        judge_worst(t, j->R, out);
-    } else {
-        judge_co_rank(t, j->A, j->B, j->Q, j->q, j->R, out);
-    }
+    j->op->judge(t, j, out);
     return 0;
 }
 
@@ -1041,12 +1096,16 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
     check_job job, *j = &job;
     job_init(t, env, j);
     int ran = 0; /* the runner ran and its reply was read: --counts has something to count */
+    if (!j->op) {
+        set(out, V_ERROR, "the grader has no op '%s'", t->op);
+        return;
+    }
     if (generate_inputs(t, j, out) != 0)
         goto done;
     /* a lab 8 test of one function is counted by the simulator here, not measured in the runner */
-    j->measured = spec_test_measured(t) && !(j->is_worst && worst_part(t) != 3);
+    j->measured = spec_test_measured(t) && !(j->op->op == KIT_OP_WORST && worst_part(t) != 3);
     j->profiled = j->measured || env->counts != NULL;
-    if (launch_request(t, j, out) != 0 || prepare_logs(env, j, out) != 0 || write_request(t, j, out) != 0)
+    if (pack_request(t, j, out) != 0 || prepare_logs(env, j, out) != 0 || write_request(j, out) != 0)
         goto done;
     kit_res want;
     long long reply_bytes = expected_reply(t, j, &want);
@@ -1060,7 +1119,7 @@ done:
     write_counts(t, env, ran, j->trace, j->csv, out);
     free(j->A);
     free(j->B);
-    free(j->Q);
+    kit_request_free(&j->req);
     free(j->rC);
     free(j->rA);
     free(j->rB);

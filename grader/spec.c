@@ -85,7 +85,7 @@ static int input_option(spec_test *t, const char *key, const char *val, const ch
     return 1;
 }
 
-/* Applies key=val if the key describes how the runner runs (blocks, tile, threads, alg, arch, kernel, part,
+/* Applies key=val if the key describes how the runner runs (blocks, u, w, E, tile, alg, arch, kernel, part,
    timeout): returns 1 with *why NULL or what is wrong, or 0 if the key is none of those. */
 static int launch_option(spec_test *t, const char *key, const char *val, const char **why)
 {
@@ -96,11 +96,13 @@ static int launch_option(spec_test *t, const char *key, const char *val, const c
             *why = "blocks and tile must lie in 1 .. 2^30";
         else
             *(key[0] == 'b' ? &t->blocks : &t->tile) = (int)v;
-    } else if (strcmp(key, "threads") == 0) {
+    } else if (strcmp(key, "u") == 0 || strcmp(key, "w") == 0 || strcmp(key, "E") == 0) {
         if (parse_num(val, 1, 1024, &v))
-            *why = "threads must lie in 1 .. 1024";
+            *why = "u (threads per block), w (threads per warp) and E (keys per thread) must lie in 1 .. 1024";
         else
-            t->threads = (int)v;
+            *(key[0] == 'u' ? &t->u : key[0] == 'w' ? &t->w : &t->E) = (int)v;
+    } else if (strcmp(key, "threads") == 0) {
+        *why = "threads= is now u= (threads per block), or w= for op=worst (threads per warp)";
     } else if (strcmp(key, "alg") == 0) {
         static const char *const algs[] = {"pbs", "cf", "cl", "baseline"};
         t->alg = -1;
@@ -190,6 +192,39 @@ static const char *test_option(spec_test *t, char *kv)
     return NULL;
 }
 
+/* The launch keys the test's op takes (spec.h): NULL, or what is wrong. */
+static const char *launch_shape(const spec_test *t, int is_sort, int is_worst)
+{
+    if (t->tile && (is_sort || is_worst))
+        return "tile= is now E= (keys per thread) for op=sort and op=worst";
+    if (is_worst) {
+        if (t->blocks != 0 || t->u != 0 || t->w < 2 || t->E < 2 || t->E > t->w || t->part == 0)
+            return "op=worst needs w, E (1 < E <= w) and part, and no blocks or u";
+        if (t->conflict_cmp && t->w != 32)
+            return "op=worst measures its merge (a conflict threshold) only with w=32, the GPU's banks";
+        return NULL;
+    }
+    if (t->part)
+        return "part goes with op=worst";
+    if (t->w)
+        return "w goes with op=worst; threads per block are u";
+    if (strcmp(t->op, "pbs") == 0) {
+        if (t->blocks == 0 || t->u == 0 || t->u % 32 != 0 || t->tile || t->E || t->m < 1 || t->alg > 2)
+            return "op=pbs needs m >= 1 keys, blocks, and u a multiple of 32 (no tile or E), and alg pbs, cf or cl";
+    } else if (is_sort) {
+        if (t->blocks != 0 || t->u == 0 || t->E == 0 || t->n != 0 || (t->alg != 1 && t->alg != 3))
+            return "op=sort needs m keys (no n), u and E without blocks, and alg baseline or cf";
+    } else if (strcmp(t->op, "co_rank") == 0) {
+        if (t->blocks || t->u || t->E || t->tile)
+            return "op=co_rank takes no launch";
+    } else if ((t->blocks > 0) != (t->u > 0) || ((t->tile || t->E) && t->blocks == 0)) {
+        return "blocks and u go together, and tile or E with them";
+    } else if (t->tile && t->E) {
+        return "tile= (labs 4, 5: keys staged in shared memory) or E= (lab 7: keys per thread), not both";
+    }
+    return NULL;
+}
+
 static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
 {
     char *task = strtok_r(NULL, " \t", &save), *vis = strtok_r(NULL, " \t", &save),
@@ -228,13 +263,13 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
     int is_sort = strcmp(t->op, "sort") == 0, is_worst = strcmp(t->op, "worst") == 0;
     if (t->stores_per_share) {
         if (strcmp(t->op, "merge") != 0 || t->blocks == 0 || t->max_global_stores)
-            return "global_stores<=K*share needs op=merge with its launch (blocks=, threads=), and no other global_stores";
-        long long threads = (long long)t->blocks * t->threads, warps = (long long)t->blocks * ((t->threads + 31) / 32);
+            return "global_stores<=K*share needs op=merge with its launch (blocks=, u=), and no other global_stores";
+        long long threads = (long long)t->blocks * t->u, warps = (long long)t->blocks * ((t->u + 31) / 32);
         long long share = (t->m + t->n + threads - 1) / threads;
         t->max_global_stores = share > 0 ? t->stores_per_share * warps * share : 1;
     }
     if (spec_test_measured(t) && t->blocks == 0 && !is_sort && !is_worst)
-        return "a conflict threshold or access bound needs the kernel's launch (blocks=, threads=)";
+        return "a conflict threshold or access bound needs the kernel's launch (blocks=, u=)";
     if ((t->tolerance_pct || t->gpu_slack || t->arch[0]) && !t->conflict_cmp)
         return "tolerance, gpu_slack and arch go with a conflict threshold";
     if (t->kernel[0] && !spec_test_measured(t))
@@ -243,22 +278,9 @@ static const char *parse_test(spec_lab *lab, int hidden_file, char *save)
         return "op=worst takes a conflict threshold, not access bounds";
     if (t->gpu_slack && t->conflict_cmp == '>')
         return "gpu_slack goes with conflicts<=N or conflicts==N";
-    if (is_worst) {
-        if (t->blocks != 0 || t->threads < 2 || t->tile < 2 || t->tile > t->threads || t->part == 0)
-            return "op=worst needs threads (w), tile (E, 1 < E <= w) and part, and no blocks";
-        if (t->conflict_cmp && t->threads != 32)
-            return "op=worst measures its merge (a conflict threshold) only with threads=32, the GPU's banks";
-    } else if (t->part) {
-        return "part goes with op=worst";
-    } else if (strcmp(t->op, "pbs") == 0) {
-        if (t->blocks == 0 || t->threads % 32 != 0 || t->tile != 0 || t->m < 1 || t->alg > 2)
-            return "op=pbs needs m >= 1 keys, blocks, and threads a multiple of 32 (no tile), and alg pbs, cf or cl";
-    } else if (is_sort) {
-        if (t->blocks != 0 || t->threads == 0 || t->tile == 0 || t->n != 0 || (t->alg != 1 && t->alg != 3))
-            return "op=sort needs m keys (no n), threads (u) and tile (E) without blocks, and alg baseline or cf";
-    } else if ((t->blocks > 0) != (t->threads > 0) || (t->blocks > 0) != (t->tile > 0)) {
-        return "blocks, threads and tile go together";
-    }
+    const char *bad = launch_shape(t, is_sort, is_worst);
+    if (bad)
+        return bad;
     lab->ntests++;
     return NULL;
 }
@@ -401,10 +423,10 @@ int spec_runner_pairs(const spec_lab *lab, char *buf, size_t len)
         const spec_test *t = &lab->tests[x];
         if (strcmp(t->op, "merge") != 0 && strcmp(t->op, "sort") != 0)
             continue;
-        if (t->tile <= 0 || t->tile >= 64 || t->type < KIT_TYPE_I32 || t->type > KIT_TYPE_KV32)
-            return 0; /* the runner's default tile, or one no mask holds: build every pair */
-        pairs += (mask[t->type] >> t->tile & 1ULL) == 0;
-        mask[t->type] |= 1ULL << t->tile;
+        if (t->E <= 0 || t->E >= 64 || t->type < KIT_TYPE_I32 || t->type > KIT_TYPE_KV32)
+            return 0; /* the runner's default E, or one no mask holds: build every pair */
+        pairs += (mask[t->type] >> t->E & 1ULL) == 0;
+        mask[t->type] |= 1ULL << t->E;
     }
     if (pairs > 0)
         snprintf(buf, len, "-DKIT_RUNNER_E_I32=0x%llxULL -DKIT_RUNNER_E_I64=0x%llxULL -DKIT_RUNNER_E_KV32=0x%llxULL",

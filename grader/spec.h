@@ -33,9 +33,11 @@ typedef struct spec_test {
     unsigned long long seed;/**< generator seed */
     long long ranks;        /**< co_rank: ranks to query, 0 for every rank */
     int bound;              /**< co_rank: check the pass and comparison bounds instead of the values */
-    /** @{ */
-    int blocks, threads, tile; /**< merge kernels: the launch (blocks 0 when the lab has no kernel) */
-    /** @} */
+    int blocks;             /**< blocks=: thread blocks of the launch (0 when the lab has no kernel, and for sort and worst) */
+    int u;                  /**< u=: threads per block (merge kernels, pbs, sort) */
+    int w;                  /**< w=: threads per warp, and banks (worst) */
+    int E;                  /**< E=: keys per thread (lab 7's merge, sort, worst) */
+    int tile;               /**< tile=: keys of A and of B a block stages in shared memory per round (labs 4, 5) */
     int timeout_s;          /**< time limit (check_time_limits()), 0 for the grader's default */
     int alg;                /**< pbs: the search, 0 (PBS), 1 (PBS-CF) or 2 (PBS-CL); sort: 1 (CF) or 3 (baseline) */
     kit_pbs_queries queries; /**< pbs: the query set */
@@ -80,13 +82,23 @@ typedef struct spec_lab {
  * - task NAME POINTS Words...
  * - test TASK public|hidden NAME key=value...
  *
- * Test keys: op, type, m, n, gen, seed, ranks, check (values|bound), timeout,
- * and for kernel labs blocks, threads (1..1024) and tile, given together.
- * op=pbs (lab 6) takes blocks and threads (a multiple of 32) without tile, m >= 1 keys,
+ * Test keys: op, type, m, n, gen, seed, ranks, check (values|bound), timeout, and the launch.
+ * A launch key means the same in every lab, and what the request's field of the same name means
+ * (common/kit_request.h):
+ * - blocks: thread blocks (1 .. 2^30);
+ * - u: threads per block (1 .. 1024);
+ * - w: threads per warp, which is also the number of banks (lab 8);
+ * - E: keys per thread (labs 7, 8, 9);
+ * - tile: keys of A and of B a block stages in shared memory per round (labs 4 and 5).
+ * The old keys are refused with a message that names the new one: threads= (now u=, or w= for
+ * op=worst), and tile= where it meant E (op=sort and op=worst).
+ * op=merge (labs 1, 3-5, 7) takes no launch (the runner's default) or blocks and u, with tile
+ * (labs 4 and 5) or E (lab 7), not both.
+ * op=pbs (lab 6) takes blocks and u (a multiple of 32), m >= 1 keys,
  * n queries, alg (pbs|cf|cl) and queries (keys|range|worst).
- * op=sort (lab 9) sorts m generated keys (no n) with alg (baseline|cf), threads (u) and tile (E),
+ * op=sort (lab 9) sorts m generated keys (no n) with alg (baseline|cf), u and E,
  * without blocks; its measured kernel is the CF gather (ms_gather_probe).
- * op=worst (lab 8) takes threads (w), tile (E, 1 < E <= w) and part (subproblem|order|both):
+ * op=worst (lab 8) takes w, E (1 < E <= w) and part (subproblem|order|both):
  * the grader counts the returned warp in the simulator and passes it at the theorem or above.
  * A conflict threshold on the lab's measured kernel (the shared-memory load conflicts that the
  * simulator counts in CPU mode and ncu measures in GPU mode): conflicts<=N, conflicts==N or
@@ -95,15 +107,15 @@ typedef struct spec_lab {
  * kernel=NAME (the measured kernel, found by name in the CPU build's trace stream and by ncu on a
  * GPU) and loads>=N (the kernel must make at least N shared-memory load requests, warp-level
  * load instructions, so that a kernel that keeps its data out of shared memory cannot pass a
- * threshold on conflicts it never had the chance to make). A kernel test needs its launch (blocks=...).
+ * threshold on conflicts it never had the chance to make). A kernel test needs its launch (blocks=, u=).
  * Access bounds on the measured kernel's requests (warp-level instructions that at least one
  * thread executed; simulated from the CPU build's trace, measured by ncu on a GPU), with or
  * without a conflict threshold: loads>=N and shared_stores>=N (the data goes through shared
  * memory), global_loads<=N (each input is read from global memory about once) and
  * global_stores<=N (each thread writes about its share of the output: a kernel that leaves the
  * work to fewer threads makes more store instructions, up to one per output). global_stores<=K*share
- * computes N from the launch: K * warps * share, where share = ceil((m + n) / (blocks * threads)) is
- * what each thread owes and warps = blocks * ceil(threads / 32); a warp whose threads each write
+ * computes N from the launch: K * warps * share, where share = ceil((m + n) / (blocks * u)) is
+ * what each thread owes and warps = blocks * ceil(u / 32); a warp whose threads each write
  * their share in at most K store instructions of the source stays within it.
  *
  * @param[in]     f      the spec
@@ -126,10 +138,9 @@ int spec_test_global(const spec_test *t);
 int spec_find_task(const spec_lab *lab, const char *name);
 
 /**
- * The (key type, E) pairs the lab's merge and sort tests launch (op=merge or op=sort, E their
- * tile), as the compiler flags that build a runner for those alone (common/kit_runner_pairs.h):
+ * The (key type, E) pairs the lab's merge and sort tests launch (op=merge or op=sort), as the compiler flags that build a runner for those alone (common/kit_runner_pairs.h):
  * "-DKIT_RUNNER_E_I32=0x... -DKIT_RUNNER_E_I64=0x... -DKIT_RUNNER_E_KV32=0x...". Empty when the
- * lab has no such test, or when one of them leaves its tile to the runner's default.
+ * lab has no such test, or when one of them leaves its E to the runner's default.
  * @param[in]  lab the spec, with the tests that will run
  * @param[out] buf the flags, space-separated
  * @param[in]  len size of @p buf (100 bytes are enough)

@@ -1711,6 +1711,187 @@ static void test_res_read_status_with_arrays(void)
     }
 }
 
+/* ---- kit_request.h --------------------------------------------------------------- */
+
+/* One request of each op, and of each shape an op has, with every field it uses set. */
+static int64_t sample_ranks[4] = {0, 3, 9, 17};
+static kit_worst_thread sample_threads[3] = {{0, 6, 2, 1}, {2, 7, 1, 2}, {3, 9, 3, 0}};
+
+static kit_request sample_request(int which)
+{
+    kit_request r;
+    memset(&r, 0, sizeof r);
+    r.type = KIT_TYPE_I32;
+    switch (which) {
+    case 0: r.op = KIT_OP_MERGE, r.m = 5, r.n = 4; break;                                     /* lab 1: no launch */
+    case 1: r.op = KIT_OP_MERGE, r.m = 9, r.n = 9, r.guard = 1, r.blocks = 3, r.u = 96; break; /* lab 3 */
+    case 2: r.op = KIT_OP_MERGE, r.m = 9, r.guard = 1, r.blocks = 2, r.u = 64, r.tile = 100, r.measure = 1; break;
+    case 3: r.op = KIT_OP_MERGE, r.type = KIT_TYPE_KV32, r.blocks = 5, r.u = 64, r.E = 24; break; /* lab 7 */
+    case 4: r.op = KIT_OP_CO_RANK, r.m = 10, r.n = 7, r.nranks = 4, r.ranks = sample_ranks; break;
+    case 5: r.op = KIT_OP_PBS, r.type = KIT_TYPE_I64, r.m = 1, r.n = 50, r.guard = 1, r.alg = 2, r.blocks = 2, r.u = 64,
+            r.measure = 1; break;
+    case 6: r.op = KIT_OP_SORT, r.m = 1001, r.guard = 1, r.alg = 1, r.u = 512, r.E = 15, r.measure = 1; break;
+    case 7: r.op = KIT_OP_WORST, r.w = 32, r.E = 17, r.part = 1; break;
+    case 8: r.op = KIT_OP_WORST, r.w = 3, r.E = 3, r.part = 2, r.threads = sample_threads; break;
+    default: r.op = KIT_OP_WORST, r.w = 32, r.E = 17, r.part = 3, r.measure = 1; break;
+    }
+    return r;
+}
+#define SAMPLE_REQUESTS 10
+
+/* Encodes r and decodes it as op want; returns the decoder's result, its message in err. */
+static int request_trip(const kit_request *r, kit_op want, kit_request *out, char *err, size_t len)
+{
+    kit_req h;
+    int64_t *Q = kit_request_encode(r, &h);
+    KIT_ASSERT_MSG(Q != NULL, "kit_request_encode ran out of memory");
+    err[0] = '\0';
+    int rc = Q ? kit_request_decode(&h, Q, want, out, err, len) : -1;
+    free(Q);
+    return rc;
+}
+
+/* Whether two requests hold the same fields and arrays. */
+static int same_request(const kit_request *a, const kit_request *b)
+{
+    int same = a->op == b->op && a->type == b->type && a->m == b->m && a->n == b->n && a->guard == b->guard &&
+               a->measure == b->measure && a->blocks == b->blocks && a->u == b->u && a->w == b->w && a->E == b->E &&
+               a->tile == b->tile && a->alg == b->alg && a->part == b->part && a->nranks == b->nranks &&
+               (a->threads == NULL) == (b->threads == NULL);
+    for (uint64_t x = 0; same && x < a->nranks; x++)
+        same = a->ranks[x] == b->ranks[x];
+    for (int i = 0; same && a->threads && i < a->w; i++)
+        same = memcmp(&a->threads[i], &b->threads[i], sizeof a->threads[i]) == 0;
+    return same;
+}
+
+static void test_op_names(void)
+{
+    static const char *const names[] = {"merge", "co_rank", "pbs", "sort", "worst"};
+    for (int o = 0; o < KIT_OP_COUNT; o++) {
+        kit_op op = KIT_OP_COUNT;
+        KIT_ASSERT_MSG(strcmp(kit_op_name((kit_op)o), names[o]) == 0 && kit_op_parse(names[o], &op) == 0 && (int)op == o,
+                       "op %d: name '%s', parsed back as %d", o, kit_op_name((kit_op)o), (int)op);
+    }
+    kit_op op = KIT_OP_SORT;
+    KIT_ASSERT_MSG(kit_op_parse("shuffle", &op) == -1 && op == KIT_OP_SORT, "an unknown op name was accepted");
+    KIT_ASSERT_MSG(strcmp(kit_op_name(KIT_OP_COUNT), "?") == 0, "an op out of range is named '%s'",
+                   kit_op_name(KIT_OP_COUNT));
+}
+
+/* Every op's request comes back field for field, through the words and through a request file. */
+static void test_request_round_trip(void)
+{
+    for (int s = 0; s < SAMPLE_REQUESTS; s++) {
+        kit_request r = sample_request(s), back;
+        char err[160];
+        int rc = request_trip(&r, r.op, &back, err, sizeof err);
+        KIT_ASSERT_MSG(rc == 0 && same_request(&r, &back), "sample %d (%s): decoded %d (%s), or not the same fields", s,
+                       kit_op_name(r.op), rc, err);
+        if (rc == 0)
+            kit_request_free(&back);
+        KIT_ASSERT_MSG(back.ranks == NULL && back.threads == NULL, "kit_request_free left its arrays set");
+        static const int64_t A[1001], B[50]; /* room for every sample's inputs */
+        FILE *f = tmpfile();
+        kit_req h;
+        void *rA, *rB;
+        int64_t *Q;
+        rc = kit_request_write(f, &r, A, B);
+        rewind(f);
+        rc |= kit_req_read(f, &h, &rA, &rB, &Q, err, sizeof err);
+        rc |= rc == 0 ? kit_request_decode(&h, Q, r.op, &back, err, sizeof err) : 0;
+        KIT_ASSERT_MSG(rc == 0 && same_request(&r, &back), "sample %d through a file: %s", s, err);
+        if (rc == 0) {
+            kit_request_free(&back);
+            free(rA), free(rB), free(Q);
+        }
+        fclose(f);
+    }
+}
+
+/* Decodes r (made bad by the caller) and checks the one-line refusal names what is wrong. */
+static void expect_refused(const kit_request *r, kit_op want, const char *words)
+{
+    kit_request back;
+    char err[160];
+    int rc = request_trip(r, want, &back, err, sizeof err);
+    if (rc == 0)
+        kit_request_free(&back);
+    KIT_ASSERT_MSG(rc == -1 && strstr(err, words) && !strchr(err, '\n'),
+                   "a bad %s request: expected a refusal with \"%s\", got %d \"%s\"", kit_op_name(r->op), words, rc, err);
+}
+
+/* Each launch field, set just outside its op's range (or set where the op does not use it), is refused by name. */
+static void test_request_bad_fields(void)
+{
+    static const char *const names[] = {"measure", "blocks", "u", "w", "E", "tile", "alg", "part"};
+    for (int s = 0; s < SAMPLE_REQUESTS; s++) {
+        kit_request r = sample_request(s);
+        for (int f = 0; f < 8; f++) {
+            if (s == 8 && f == 3)
+                continue; /* w sizes part=order's threads: the encoder trusts it */
+            kit_request bad = r;
+            int *field[] = {&bad.measure, &bad.blocks, &bad.u, &bad.w, &bad.E, &bad.tile, &bad.alg, &bad.part};
+            char words[64];
+            *field[f] = -1; /* below every range */
+            snprintf(words, sizeof words, "bad %s request: %s = -1", kit_op_name(r.op), names[f]);
+            expect_refused(&bad, r.op, words);
+            *field[f] = f == 1 || f >= 4 ? 2000000000 : 1025; /* above every range but blocks', E's and tile's */
+            snprintf(words, sizeof words, "bad %s request: %s = %d", kit_op_name(r.op), names[f], *field[f]);
+            if (!(r.op == KIT_OP_MERGE && (f == 1 || f == 4 || f == 5)) && !(r.op == KIT_OP_PBS && f == 1))
+                expect_refused(&bad, r.op, words);
+        }
+    }
+}
+
+/* The rules between fields, the op, the word count and the op's array, each refused with its line. */
+static void test_request_bad_rules(void)
+{
+    kit_request r = sample_request(1);
+    r.u = 0;
+    expect_refused(&r, KIT_OP_MERGE, "blocks = 3 and u = 0 go together");
+    r = sample_request(0), r.E = 15;
+    expect_refused(&r, KIT_OP_MERGE, "need the launch");
+    r = sample_request(2), r.E = 15;
+    expect_refused(&r, KIT_OP_MERGE, "tile = 100 (labs 4, 5) or E = 15 (lab 7), not both");
+    r = sample_request(5), r.u = 48;
+    expect_refused(&r, KIT_OP_PBS, "u = 48, not a multiple of 32");
+    r = sample_request(5), r.m = 0;
+    expect_refused(&r, KIT_OP_PBS, "m = 0 keys");
+    r = sample_request(6), r.n = 3;
+    expect_refused(&r, KIT_OP_SORT, "n = 3, it sorts A alone");
+    r = sample_request(7), r.E = 33;
+    expect_refused(&r, KIT_OP_WORST, "E = 33 is over w = 32");
+    r = sample_request(7), r.m = 1;
+    expect_refused(&r, KIT_OP_WORST, "it takes no A or B");
+    r = sample_request(0), r.m = 1u << 30, r.n = 1u << 30;
+    expect_refused(&r, KIT_OP_MERGE, "m + n = 2147483648 is over 2^31 - 1");
+    r = sample_request(1);
+    expect_refused(&r, KIT_OP_SORT, "this runner serves 'sort', not 'merge'");
+    int64_t ranks[2] = {3, 18};
+    r = sample_request(4), r.ranks = ranks, r.nranks = 2;
+    expect_refused(&r, KIT_OP_CO_RANK, "rank 18 is outside 0 .. 17");
+    kit_worst_thread threads[3] = {{0, 6, 2, 1}, {2, -7, 1, 2}, {3, 9, 3, 0}};
+    r = sample_request(8), r.threads = threads;
+    expect_refused(&r, KIT_OP_WORST, "thread 1's inputs hold -7");
+    /* the header's op and word count, which no request struct can get wrong */
+    kit_req h;
+    kit_request back;
+    char err[160];
+    r = sample_request(8);
+    int64_t *Q = kit_request_encode(&r, &h);
+    h.q -= 4;
+    KIT_ASSERT_MSG(kit_request_decode(&h, Q, KIT_OP_WORST, &back, err, sizeof err) == -1 && strstr(err, "words, not 20"),
+                   "worst part=order one thread short: %s", err);
+    h.q = 7;
+    KIT_ASSERT_MSG(kit_request_decode(&h, Q, KIT_OP_WORST, &back, err, sizeof err) == -1 &&
+                       strstr(err, "7 words, fewer than the launch's 8"), "a short launch: %s", err);
+    snprintf(h.op, sizeof h.op, "shuffle");
+    KIT_ASSERT_MSG(kit_request_decode(&h, Q, KIT_OP_WORST, &back, err, sizeof err) == -1 &&
+                       strstr(err, "serves 'worst', not 'shuffle'"), "an unknown op: %s", err);
+    free(Q);
+}
+
 /* ---- kit_driver.h ---------------------------------------------------------------- */
 
 static int handler_calls;
@@ -2397,6 +2578,12 @@ static void register_tests(void)
     kit_test_add(proto, "kit_res_read: shape must match want", test_res_read_shape);
     kit_test_add(proto, "kit_res_read: statuses", test_res_read_status);
     kit_test_add(proto, "kit_res_read: non-OK reply announcing arrays", test_res_read_status_with_arrays);
+
+    CU_pSuite request = kit_test_suite("typed requests");
+    kit_test_add(request, "kit_op_name and kit_op_parse", test_op_names);
+    kit_test_add(request, "every op's request round trip: encode, decode, write", test_request_round_trip);
+    kit_test_add(request, "each field outside its op's range refused by name", test_request_bad_fields);
+    kit_test_add(request, "rules between fields, op, word count, arrays", test_request_bad_rules);
 
     CU_pSuite driver = kit_test_suite("driver");
     kit_test_add(driver, "kit_serve: OK replies", test_serve_ok);

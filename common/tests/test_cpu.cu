@@ -409,7 +409,7 @@ static void launch_scribble(kit_type t, const void *d_A, int m, const void *d_B,
 }
 
 static const kit_merge_lab SCRIBBLE = {"00-test:scribble", "writes C and, on request, past its ends", launch_scribble,
-                                       NULL, NULL};
+                                       NULL, NULL, 0};
 
 /* Index of the first byte of p[0..bytes) that is not `value`, or -1. */
 static long first_other(const unsigned char *p, size_t bytes, unsigned char value)

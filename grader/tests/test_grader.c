@@ -84,6 +84,16 @@ static void expect_bad(const char *extra, const char *want)
     KIT_ASSERT_MSG(strstr(err, want) != NULL, "for '%s' the error '%s' lacks '%s'", extra, err, want);
 }
 
+/* Parses GOOD with the test lines `tests` added into the shared `lab`, which must take them. */
+static void parse_good_with(const char *tests)
+{
+    char text[2048], err[256];
+    snprintf(text, sizeof text, "%s%s", GOOD, tests);
+    memset(&lab, 0, sizeof lab);
+    int rc = parse(text, 0, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "spec refused: %s\n%s", err, tests);
+}
+
 static void test_spec_bad(void)
 {
     expect_bad("frobnicate", "t.spec:9: unknown directive");
@@ -113,18 +123,13 @@ static void test_spec_bad(void)
 /* op=pbs (lab 6): its keys, their defaults, and the launch it needs. */
 static void test_spec_pbs(void)
 {
-    char text[2048], err[256];
-    snprintf(text, sizeof text, "%s%s", GOOD,
-             "test merge public p1 op=pbs type=i64 m=100 n=50 alg=cl queries=worst blocks=2 threads=64 conflicts<=26 "
-             "tolerance=5% arch=sm_90 kernel=pbs_kernel\n"
-             "test merge public p2 op=pbs m=1 n=5 alg=cf blocks=1 threads=32\n"
-             "test merge public p3 op=merge m=10 n=5 blocks=1 threads=32 tile=15 conflicts==0\n"
-             "test merge public p4 op=merge m=10 n=5 blocks=1 threads=32 tile=15 conflicts>=7\n");
-    memset(&lab, 0, sizeof lab);
-    int rc = parse(text, 0, err, sizeof err);
-    KIT_ASSERT_MSG(rc == 0, "pbs spec refused: %s", err);
+    parse_good_with("test merge public p1 op=pbs type=i64 m=100 n=50 alg=cl queries=worst blocks=2 u=64 conflicts<=26 "
+                    "tolerance=5% arch=sm_90 kernel=pbs_kernel\n"
+                    "test merge public p2 op=pbs m=1 n=5 alg=cf blocks=1 u=32\n"
+                    "test merge public p3 op=merge m=10 n=5 blocks=1 u=32 tile=15 conflicts==0\n"
+                    "test merge public p4 op=merge m=10 n=5 blocks=1 u=32 tile=15 conflicts>=7\n");
     const spec_test *t = &lab.tests[2];
-    CU_ASSERT(t->alg == 2 && t->queries == KIT_PBS_WORST && t->blocks == 2 && t->threads == 64);
+    CU_ASSERT(t->alg == 2 && t->queries == KIT_PBS_WORST && t->blocks == 2 && t->u == 64);
     CU_ASSERT(t->conflict_cmp == '<' && t->conflicts == 26 && t->tolerance_pct == 5);
     CU_ASSERT_STRING_EQUAL(t->arch, "sm_90");
     CU_ASSERT_STRING_EQUAL(t->kernel, "pbs_kernel");
@@ -132,18 +137,18 @@ static void test_spec_pbs(void)
     CU_ASSERT(t->alg == 1 && t->queries == KIT_PBS_KEYS && t->conflict_cmp == 0);
     CU_ASSERT(lab.tests[4].conflict_cmp == '=' && lab.tests[4].conflicts == 0);
     CU_ASSERT(lab.tests[5].conflict_cmp == '>' && lab.tests[5].conflicts == 7);
-    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf blocks=1 threads=48", "multiple of 32");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf blocks=1 u=48", "multiple of 32");
     expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf", "multiple of 32");
-    expect_bad("test merge public t3 op=pbs m=0 n=5 alg=cf blocks=1 threads=32", "m >= 1");
-    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf blocks=1 threads=32 tile=4", "no tile");
-    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=xx blocks=1 threads=32", "alg must be");
-    expect_bad("test merge public t3 op=pbs m=10 n=5 queries=all blocks=1 threads=32", "queries must be");
-    expect_bad("test merge public t3 op=pbs m=10 n=5 conflicts<=-1 blocks=1 threads=32", "threshold N");
-    expect_bad("test merge public t3 op=pbs m=10 n=5 conflicts=5 blocks=1 threads=32", "conflicts<=N");
+    expect_bad("test merge public t3 op=pbs m=0 n=5 alg=cf blocks=1 u=32", "m >= 1");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=cf blocks=1 u=32 tile=4", "no tile or E");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=xx blocks=1 u=32", "alg must be");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 queries=all blocks=1 u=32", "queries must be");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 conflicts<=-1 blocks=1 u=32", "threshold N");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 conflicts=5 blocks=1 u=32", "conflicts<=N");
     expect_bad("test merge public t3 op=merge m=10 n=5 conflicts<=5", "launch");
-    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 tolerance=5", "go with a conflict");
-    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 conflicts<=1 tolerance=200", "percentage");
-    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 conflicts<=1 kernel=a/b", "plain");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 tolerance=5", "go with a conflict");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 conflicts<=1 tolerance=200", "percentage");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 conflicts<=1 kernel=a/b", "plain");
 }
 
 /* Access bounds (labs 3-5): the four keys, with or without a conflict threshold, and K*share from the launch. */
@@ -152,9 +157,9 @@ static void test_spec_access_bounds(void)
     char err[256];
     memset(&lab, 0, sizeof lab);
     int rc = parse("lab 03-x\nfile x.cuh\ntask merge 1 m\n"
-                   "test merge public a op=merge m=1000 n=777 blocks=3 threads=96 tile=1 global_stores<=4*share\n"
-                   "test merge public b op=merge m=0 n=0 blocks=2 threads=32 tile=1 global_stores<=3*share\n"
-                   "test merge public c op=merge m=9 n=9 blocks=2 threads=40 tile=4 loads>=5 shared_stores>=6 "
+                   "test merge public a op=merge m=1000 n=777 blocks=3 u=96 tile=1 global_stores<=4*share\n"
+                   "test merge public b op=merge m=0 n=0 blocks=2 u=32 tile=1 global_stores<=3*share\n"
+                   "test merge public c op=merge m=9 n=9 blocks=2 u=40 tile=4 loads>=5 shared_stores>=6 "
                    "global_loads<=7 global_stores<=8 conflicts<=9 tolerance=25%\n",
                    0, err, sizeof err);
     KIT_ASSERT_MSG(rc == 0 && lab.ntests == 3, "access bounds refused: %s", err);
@@ -166,69 +171,84 @@ static void test_spec_access_bounds(void)
     const spec_test *t = &lab.tests[2];
     CU_ASSERT(t->min_loads == 5 && t->min_shared_stores == 6 && t->max_global_loads == 7 && t->max_global_stores == 8);
     CU_ASSERT(spec_test_measured(&lab.tests[0]) && spec_test_global(&lab.tests[0]) && spec_test_global(t));
-    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 global_loads<=0", "access bound");
-    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 global_stores<=33*share", "K in 1 .. 32");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 global_loads<=0", "access bound");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 global_stores<=33*share", "K in 1 .. 32");
     expect_bad("test merge public t3 op=merge m=10 n=5 global_stores<=2*share", "K*share needs op=merge with its launch");
     expect_bad("test merge public t3 op=merge m=10 n=5 shared_stores>=3", "access bound needs the kernel's launch");
-    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32 tile=4 kernel=k", "kernel goes with");
-    expect_bad("test merge public t3 op=worst threads=32 tile=17 part=both global_loads<=9", "not access bounds");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 kernel=k", "kernel goes with");
+    expect_bad("test merge public t3 op=worst w=32 E=17 part=both global_loads<=9", "not access bounds");
 }
 
 /* op=sort (lab 9): its keys, and gpu_slack, which only a conflict threshold may carry. */
 static void test_spec_sort(void)
 {
-    char text[2048], err[256];
-    snprintf(text, sizeof text, "%s%s", GOOD,
-             "test merge public s1 op=sort type=kv32 m=1000 alg=cf threads=256 tile=17 conflicts==0 gpu_slack=24\n"
-             "test merge public s2 op=sort m=7 alg=baseline threads=32 tile=5\n");
-    memset(&lab, 0, sizeof lab);
-    int rc = parse(text, 0, err, sizeof err);
-    KIT_ASSERT_MSG(rc == 0, "sort spec refused: %s", err);
+    parse_good_with("test merge public s1 op=sort type=kv32 m=1000 alg=cf u=256 E=17 conflicts==0 gpu_slack=24\n"
+                    "test merge public s2 op=sort m=7 alg=baseline u=32 E=5\n");
     const spec_test *t = &lab.tests[2];
-    CU_ASSERT(t->alg == 1 && t->threads == 256 && t->tile == 17 && t->blocks == 0 && t->m == 1000);
+    CU_ASSERT(t->alg == 1 && t->u == 256 && t->E == 17 && t->blocks == 0 && t->m == 1000);
     CU_ASSERT(t->conflict_cmp == '=' && t->conflicts == 0 && t->gpu_slack == 24);
     CU_ASSERT(lab.tests[3].alg == 3 && lab.tests[3].gpu_slack == 0);
-    expect_bad("test merge public t3 op=sort m=10 alg=cf threads=32 tile=5 gpu_slack=3", "go with a conflict");
-    expect_bad("test merge public t3 op=sort m=10 alg=cf threads=32 tile=5 conflicts>=1 gpu_slack=3", "conflicts<=N");
-    expect_bad("test merge public t3 op=sort m=10 alg=cf threads=32 tile=5 conflicts==0 gpu_slack=-1", "gpu_slack must");
-    expect_bad("test merge public t3 op=sort m=10 n=3 alg=cf threads=32 tile=5", "op=sort needs");
-    expect_bad("test merge public t3 op=sort m=10 alg=cl threads=32 tile=5", "op=sort needs");
-    expect_bad("test merge public t3 op=sort m=10 alg=cf blocks=2 threads=32 tile=5", "op=sort needs");
-    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=baseline blocks=1 threads=32", "op=pbs needs");
+    expect_bad("test merge public t3 op=sort m=10 alg=cf u=32 E=5 gpu_slack=3", "go with a conflict");
+    expect_bad("test merge public t3 op=sort m=10 alg=cf u=32 E=5 conflicts>=1 gpu_slack=3", "conflicts<=N");
+    expect_bad("test merge public t3 op=sort m=10 alg=cf u=32 E=5 conflicts==0 gpu_slack=-1", "gpu_slack must");
+    expect_bad("test merge public t3 op=sort m=10 n=3 alg=cf u=32 E=5", "op=sort needs");
+    expect_bad("test merge public t3 op=sort m=10 alg=cl u=32 E=5", "op=sort needs");
+    expect_bad("test merge public t3 op=sort m=10 alg=cf blocks=2 u=32 E=5", "op=sort needs");
+    expect_bad("test merge public t3 op=pbs m=10 n=5 alg=baseline blocks=1 u=32", "op=pbs needs");
 }
 
 static void test_spec_worst(void)
 {
-    char text[2048], err[256];
-    snprintf(text, sizeof text, "%s%s", GOOD,
-             "test merge public w1 op=worst threads=32 tile=17 part=subproblem conflicts>=269\n"
-             "test merge public w2 op=worst threads=12 tile=5 part=both\n");
-    memset(&lab, 0, sizeof lab);
-    int rc = parse(text, 0, err, sizeof err);
-    KIT_ASSERT_MSG(rc == 0, "worst spec refused: %s", err);
+    parse_good_with("test merge public w1 op=worst w=32 E=17 part=subproblem conflicts>=269\n"
+                    "test merge public w2 op=worst w=12 E=5 part=both\n");
     const spec_test *t = &lab.tests[2];
-    CU_ASSERT(t->threads == 32 && t->tile == 17 && t->part == 1 && t->conflict_cmp == '>' && t->conflicts == 269);
-    CU_ASSERT(lab.tests[3].threads == 12 && lab.tests[3].part == 3 && lab.tests[3].conflict_cmp == 0);
-    expect_bad("test merge public t3 op=worst threads=16 tile=9 part=order conflicts>=10", "only with threads=32");
-    expect_bad("test merge public t3 op=worst blocks=1 threads=32 tile=9 part=order", "op=worst needs");
-    expect_bad("test merge public t3 op=worst threads=8 tile=9 part=order", "op=worst needs");
-    expect_bad("test merge public t3 op=worst threads=32 tile=9", "op=worst needs");
+    CU_ASSERT(t->w == 32 && t->E == 17 && t->part == 1 && t->conflict_cmp == '>' && t->conflicts == 269);
+    CU_ASSERT(lab.tests[3].w == 12 && lab.tests[3].part == 3 && lab.tests[3].conflict_cmp == 0);
+    expect_bad("test merge public t3 op=worst w=16 E=9 part=order conflicts>=10", "only with w=32");
+    expect_bad("test merge public t3 op=worst blocks=1 w=32 E=9 part=order", "op=worst needs");
+    expect_bad("test merge public t3 op=worst w=8 E=9 part=order", "op=worst needs");
+    expect_bad("test merge public t3 op=worst w=32 E=9", "op=worst needs");
     expect_bad("test merge public t3 op=merge m=5 n=5 part=both", "part goes with");
+}
+
+/* The launch keys mean one thing in every lab (spec.h): blocks, u, w, E, tile; the old keys name their successors. */
+static void test_spec_launch_keys(void)
+{
+    parse_good_with("test merge public k3 op=merge m=10 n=5 blocks=2 u=96\n"
+                    "test merge public k4 op=merge m=10 n=5 blocks=3 u=64 tile=128\n"
+                    "test merge public k7 op=merge m=10 n=5 blocks=4 u=256 E=17\n"
+                    "test merge public k8 op=worst w=12 E=5 part=order\n");
+    const spec_test *k = &lab.tests[2];
+    CU_ASSERT(k[0].blocks == 2 && k[0].u == 96 && k[0].tile == 0 && k[0].E == 0 && k[0].w == 0);
+    CU_ASSERT(k[1].blocks == 3 && k[1].u == 64 && k[1].tile == 128 && k[1].E == 0);
+    CU_ASSERT(k[2].blocks == 4 && k[2].u == 256 && k[2].E == 17 && k[2].tile == 0);
+    CU_ASSERT(k[3].w == 12 && k[3].E == 5 && k[3].u == 0 && k[3].blocks == 0 && k[3].part == 2);
+    /* the old keys, each refused with the key that replaced it */
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 threads=32", "threads= is now u= (threads per block)");
+    expect_bad("test merge public t3 op=worst threads=32 E=17 part=order", "or w= for op=worst");
+    expect_bad("test merge public t3 op=sort m=10 alg=cf u=32 tile=5", "tile= is now E= (keys per thread)");
+    expect_bad("test merge public t3 op=worst w=32 tile=17 part=order", "tile= is now E=");
+    /* each key where its op does not take it */
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 E=4", "not both");
+    expect_bad("test merge public t3 op=merge m=10 n=5 E=4", "blocks and u go together");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1", "blocks and u go together");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 w=32", "w goes with op=worst");
+    expect_bad("test merge public t3 op=co_rank m=10 n=5 blocks=1 u=32", "op=co_rank takes no launch");
+    expect_bad("test merge public t3 op=worst w=32 E=17 u=32 part=order", "no blocks or u");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=1025", "must lie in 1 .. 1024");
+    expect_bad("test merge public t3 op=sort m=10 alg=cf u=32 E=0", "must lie in 1 .. 1024");
 }
 
 /* spec_runner_pairs: the masks of the (type, E) pairs of the merge and sort tests, or none when a test leaves E to the runner. */
 static void test_spec_runner_pairs(void)
 {
-    char text[2048], err[256], flags[160];
-    snprintf(text, sizeof text, "%s%s", GOOD,
-             "test merge public s1 op=sort type=kv32 m=1000 alg=cf threads=256 tile=17\n"
-             "test merge public s2 op=sort m=7 alg=baseline threads=32 tile=5\n"
-             "test merge public s3 op=sort m=9 alg=cf threads=32 tile=5\n");
-    memset(&lab, 0, sizeof lab);
-    KIT_ASSERT_MSG(parse(text, 0, err, sizeof err) == 0, "spec refused: %s", err);
-    /* GOOD's merge test t1 gives no tile: the runner's default E, so every pair is built */
+    char flags[160];
+    parse_good_with("test merge public s1 op=sort type=kv32 m=1000 alg=cf u=256 E=17\n"
+                    "test merge public s2 op=sort m=7 alg=baseline u=32 E=5\n"
+                    "test merge public s3 op=sort m=9 alg=cf u=32 E=5\n");
+    /* GOOD's merge test t1 gives no E: the runner's default, so every pair is built */
     int pairs = spec_runner_pairs(&lab, flags, sizeof flags);
-    KIT_ASSERT_MSG(pairs == 0 && flags[0] == '\0', "a merge test with the default tile still gave '%s'", flags);
+    KIT_ASSERT_MSG(pairs == 0 && flags[0] == '\0', "a merge test with the default E still gave '%s'", flags);
     /* the sort tests alone: i32 E=5 once (two tests) and kv32 E=17 */
     memmove(&lab.tests[0], &lab.tests[2], 3 * sizeof lab.tests[0]);
     lab.ntests = 3;
@@ -236,7 +256,7 @@ static void test_spec_runner_pairs(void)
     KIT_ASSERT_MSG(pairs == 2 && strcmp(flags, "-DKIT_RUNNER_E_I32=0x20ULL -DKIT_RUNNER_E_I64=0x0ULL "
                                               "-DKIT_RUNNER_E_KV32=0x20000ULL") == 0,
                    "sort tests gave %d pairs: '%s'", pairs, flags);
-    lab.tests[1].tile = 0; /* one test with the runner's default E: no restriction */
+    lab.tests[1].E = 0; /* one test with the runner's default E: no restriction */
     KIT_ASSERT_MSG(spec_runner_pairs(&lab, flags, sizeof flags) == 0 && flags[0] == '\0', "default tile gave '%s'", flags);
     lab.ntests = 0; /* no merge or sort test */
     KIT_ASSERT_MSG(spec_runner_pairs(&lab, flags, sizeof flags) == 0 && flags[0] == '\0', "no test gave '%s'", flags);
@@ -1026,9 +1046,9 @@ static void test_report_calibration(void)
     lab_result *lab = &rep.labs[0];
     FILE *f = tmpfile();
     fputs("lab 06-x\ntitle T\nfile x.cuh\ntask cf 5 cf\n"
-          "test cf public a op=pbs m=10 n=5 blocks=1 threads=32 conflicts<=0 kernel=pbs_kernel\n"
-          "test cf public b op=pbs m=10 n=5 blocks=1 threads=32\n"
-          "test cf public c op=pbs m=10 n=5 blocks=1 threads=32 conflicts>=7\n",
+          "test cf public a op=pbs m=10 n=5 blocks=1 u=32 conflicts<=0 kernel=pbs_kernel\n"
+          "test cf public b op=pbs m=10 n=5 blocks=1 u=32\n"
+          "test cf public c op=pbs m=10 n=5 blocks=1 u=32 conflicts>=7\n",
           f);
     rewind(f);
     KIT_ASSERT_MSG(spec_parse(f, "t.spec", 0, &lab->spec, err, sizeof err) == 0, "spec: %s", err);
@@ -1906,6 +1926,7 @@ static void register_tests(void)
     kit_test_add(spec, "access bounds: loads, shared and global stores, global loads, K*share", test_spec_access_bounds);
     kit_test_add(spec, "op=sort: keys, alg and gpu_slack", test_spec_sort);
     kit_test_add(spec, "op=worst: part, and a measured merge only with w = 32", test_spec_worst);
+    kit_test_add(spec, "launch keys blocks, u, w, E, tile; the old keys name the new", test_spec_launch_keys);
     kit_test_add(spec, "the (type, E) pairs a runner is built for", test_spec_runner_pairs);
     CU_pSuite sb = kit_test_suite("sandbox");
     kit_test_add(sb, "exit codes and signals", test_sandbox_exit_codes);

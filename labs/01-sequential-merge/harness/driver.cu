@@ -13,21 +13,18 @@ static const char *const WHAT = "Lab 1: merge two generated sorted arrays with m
  * Grader request "merge": C = merge(A, B). C starts as a 0xA5 pattern so
  * unwritten slots show; with KIT_REQ_GUARD, canaries surround it.
  */
-static int serve_merge(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+static int serve_merge(const kit_req *h, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
-    (void)Q;
-    if (strcmp(req->op, "merge") != 0 || req->m + req->n > INT32_MAX) {
-        snprintf(out->error, sizeof out->error, "lab 01 cannot run '%s' with m + n = %llu", req->op,
-                 (unsigned long long)(req->m + req->n));
+    kit_request req; /* lab 1 has no launch: it ignores one */
+    if (kit_request_decode(h, Q, KIT_OP_MERGE, &req, out->error, sizeof out->error) != 0)
         return -1;
-    }
-    size_t size = kit_type_size((kit_type)req->type), bytes = (size_t)(req->m + req->n) * size;
-    size_t guard = req->flags & KIT_REQ_GUARD ? KIT_GUARD_ELEMS * size : 0;
-    out->c = req->m + req->n + (guard ? 2 * KIT_GUARD_ELEMS : 0);
+    size_t size = kit_type_size(req.type), bytes = (size_t)(req.m + req.n) * size;
+    size_t guard = req.guard ? KIT_GUARD_ELEMS * size : 0;
+    out->c = req.m + req.n + (guard ? 2 * KIT_GUARD_ELEMS : 0);
     out->C = kit_xmalloc(bytes + 2 * guard);
     memset(out->C, KIT_GUARD_BYTE, bytes + 2 * guard);
     memset((char *)out->C + guard, 0xA5, bytes);
-    merge_any((kit_type)req->type, A, (int)req->m, B, (int)req->n, (char *)out->C + guard);
+    merge_any(req.type, A, (int)req.m, B, (int)req.n, (char *)out->C + guard);
     return 0;
 }
 

@@ -20,32 +20,22 @@ static kit_counted *counted_copy(kit_type t, const void *data, size_t n)
 }
 
 /*
- * Grader request "co_rank": for each rank k in Q, three results: the co-rank
+ * Grader request "co_rank": for each of the request's ranks k, three results: the co-rank
  * i, the passes the function reported, and the key comparisons it made on
  * counting keys.
  */
-static int serve_co_rank(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+static int serve_co_rank(const kit_req *h, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
-    uint64_t total = req->m + req->n;
-    if (strcmp(req->op, "co_rank") != 0 || total > INT32_MAX) {
-        snprintf(out->error, sizeof out->error, "lab 02 cannot run '%s' with m + n = %llu", req->op,
-                 (unsigned long long)total);
+    kit_request req; /* its ranks lie in 0 .. m + n */
+    if (kit_request_decode(h, Q, KIT_OP_CO_RANK, &req, out->error, sizeof out->error) != 0)
         return -1;
-    }
-    for (uint64_t q = 0; q < req->q; q++) {
-        if (Q[q] < 0 || (uint64_t)Q[q] > total) {
-            snprintf(out->error, sizeof out->error, "rank %lld is outside 0 .. %llu", (long long)Q[q],
-                     (unsigned long long)total);
-            return -1;
-        }
-    }
-    int m = (int)req->m, n = (int)req->n;
-    kit_counted *cA = counted_copy((kit_type)req->type, A, req->m), *cB = counted_copy((kit_type)req->type, B, req->n);
-    out->r = 3 * req->q;
+    int m = (int)req.m, n = (int)req.n;
+    kit_counted *cA = counted_copy(req.type, A, req.m), *cB = counted_copy(req.type, B, req.n);
+    out->r = 3 * req.nranks;
     out->R = (int64_t *)kit_xmalloc(out->r * sizeof(int64_t));
-    for (uint64_t q = 0; q < req->q; q++) {
-        int k = (int)Q[q], passes = -1, ignored;
-        out->R[3 * q] = co_rank_any((kit_type)req->type, k, A, m, B, n, &passes);
+    for (uint64_t q = 0; q < req.nranks; q++) {
+        int k = (int)req.ranks[q], passes = -1, ignored;
+        out->R[3 * q] = co_rank_any(req.type, k, A, m, B, n, &passes);
         out->R[3 * q + 1] = passes;
         kit_comparisons = 0;
         co_rank(k, cA, m, cB, n, &ignored);
@@ -53,6 +43,7 @@ static int serve_co_rank(const kit_req *req, void *A, void *B, const int64_t *Q,
     }
     free(cA);
     free(cB);
+    kit_request_free(&req);
     return 0;
 }
 

@@ -22,6 +22,6 @@ static void launch_basic(kit_type t, const void *A, int m, const void *B, int n,
 
 static const kit_merge_lab LAB03 = {"03-basic-merge:kernel",
                                     "Lab 3: merge generated sorted arrays with merge_basic_kernel and check the result.",
-                                    launch_basic, NULL, NULL};
+                                    launch_basic, NULL, NULL, 0};
 
 #endif

@@ -24,6 +24,6 @@ static void launch_tiled(kit_type t, const void *A, int m, const void *B, int n,
 
 static const kit_merge_lab LAB04 = {"04-tiled-merge:kernel",
                                     "Lab 4: merge generated sorted arrays with merge_tiled_kernel and check the result.",
-                                    launch_tiled, NULL, NULL};
+                                    launch_tiled, NULL, NULL, 0};
 
 #endif

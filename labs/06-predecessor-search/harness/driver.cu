@@ -53,30 +53,21 @@ static int report_trace(const char *path, int alg, int K, int threads)
 #endif
 
 /*
- * Grader request "pbs": A holds the K sorted keys, B the queries, Q the launch (alg, blocks,
- * threads) and a 4th value, 1 when a conflict threshold measures the launch (the grader reads it from
+ * Grader request "pbs": A holds the K sorted keys, B the queries; the request's alg, blocks and u
+ * the launch, and measure is 1 when a conflict threshold measures it (the grader reads it from
  * the CPU build's trace stream, kit_trace.h, or through ncu on a GPU). R is one answer per query.
  */
-static int serve_pbs(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+static int serve_pbs(const kit_req *h, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
-    if (strcmp(req->op, "pbs") != 0 || (req->q != 3 && req->q != 4) || req->m < 1 || req->m > INT32_MAX ||
-        req->n > INT32_MAX) {
-        snprintf(out->error, sizeof out->error, "lab 06 runs 'pbs' with 3 or 4 launch values and K >= 1, not '%s'",
-                 req->op);
+    kit_request req; /* alg 0 .. 2 (PBS_PLAIN .. PBS_CL), u a multiple of 32, K = m >= 1 */
+    if (kit_request_decode(h, Q, KIT_OP_PBS, &req, out->error, sizeof out->error) != 0)
         return -1;
-    }
-    if (Q[0] < PBS_PLAIN || Q[0] > PBS_CL || Q[1] < 1 || Q[1] > INT32_MAX || Q[2] < PBS_W || Q[2] > 1024 ||
-        Q[2] % PBS_W != 0) {
-        snprintf(out->error, sizeof out->error, "bad launch values %lld %lld %lld", (long long)Q[0], (long long)Q[1],
-                 (long long)Q[2]);
-        return -1;
-    }
-    lab06_cfg cfg = {(int)Q[0], (int)Q[1], (int)Q[2]};
-    int *answers = (int *)kit_xmalloc((size_t)req->n * sizeof(int) + 1);
+    lab06_cfg cfg = {req.alg, req.blocks, req.u};
+    int *answers = (int *)kit_xmalloc((size_t)req.n * sizeof(int) + 1);
     /* With KIT_REQ_GUARD the reply's C holds the canaries around the answers, for the grader to check. */
-    size_t guard = req->flags & KIT_REQ_GUARD ? (size_t)KIT_GUARD_ELEMS * kit_type_size((kit_type)req->type) : 0;
+    size_t guard = req.guard ? (size_t)KIT_GUARD_ELEMS * kit_type_size(req.type) : 0;
     unsigned char *guards = guard ? (unsigned char *)kit_xmalloc(2 * guard) : NULL;
-    int rc = lab06_run_guarded((kit_type)req->type, A, (int)req->m, B, (long long)req->n, answers, cfg, guard, guards,
+    int rc = lab06_run_guarded(req.type, A, (int)req.m, B, (long long)req.n, answers, cfg, guard, guards,
                                out->error, sizeof out->error);
     if (rc < 0) {
         free(answers);
@@ -87,9 +78,9 @@ static int serve_pbs(const kit_req *req, void *A, void *B, const int64_t *Q, kit
         out->C = guards;
         out->c = 2 * KIT_GUARD_ELEMS;
     }
-    out->r = req->n;
-    out->R = (int64_t *)kit_xmalloc((size_t)req->n * sizeof(int64_t) + 1);
-    for (uint64_t x = 0; x < req->n; x++)
+    out->r = req.n;
+    out->R = (int64_t *)kit_xmalloc((size_t)req.n * sizeof(int64_t) + 1);
+    for (uint64_t x = 0; x < req.n; x++)
         out->R[x] = rc == 0 ? answers[x] : -2;
     free(answers);
     return 0; /* a skeleton shows up through kit_not_implemented_task() */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kit_driver.h"
+#include "kit_request.h"
 #include "lab08.cuh"
 
 static const char *const WHAT =
@@ -18,25 +19,21 @@ static const char *const WHAT =
     "simulator and compare the count with the papers' theorem.";
 
 /*
- * Grader request "worst": Q holds w, E, the part (LAB08_SUBPROBLEM, LAB08_ORDER or LAB08_BOTH) and
- * whether to merge the warp with worst_merge_probe (part=both, w = 32: the grader reads the CPU
- * build's trace stream, or measures it with ncu on a GPU). For LAB08_ORDER, Q goes on with
- * (a_word, b_word, a, b) for each of the w threads. R is, by part: your tuple count and w tuples
- * (a, b); your order (1: A first) for each thread; or (a, b, a_first) for each thread of the warp
- * from both of your functions. The grader assembles and counts the warp.
+ * Grader request "worst": the request's w, E and part (LAB08_SUBPROBLEM, LAB08_ORDER or
+ * LAB08_BOTH), and measure, 1 to merge the warp with worst_merge_probe (part=both, w = 32: the
+ * grader reads the CPU build's trace stream, or measures it with ncu on a GPU). For LAB08_ORDER
+ * its threads hold (a_word, b_word, a, b) for each of the w threads. R is, by part: your tuple
+ * count and w tuples (a, b); your order (1: A first) for each thread; or (a, b, a_first) for each
+ * thread of the warp from both of your functions. The grader assembles and counts the warp.
  */
-static int serve_worst(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+static int serve_worst(const kit_req *h, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
     (void)A;
     (void)B;
-    int ok = strcmp(req->op, "worst") == 0 && req->q >= 4 && Q[0] >= 2 && Q[0] <= 1024 && Q[1] >= 2 && Q[1] <= Q[0] &&
-             Q[2] >= LAB08_SUBPROBLEM && Q[2] <= LAB08_BOTH && (Q[3] == 0 || Q[3] == 1) &&
-             req->q == (Q[2] == LAB08_ORDER ? 4 + 4 * (uint64_t)Q[0] : 4);
-    if (!ok) {
-        snprintf(out->error, sizeof out->error, "lab 08 runs 'worst': w, 1 < E <= w, part 1..3, measure 0|1 (part 2: 4w more)");
+    kit_request req; /* 2 <= w <= 1024, 1 < E <= w, part 1 .. 3 */
+    if (kit_request_decode(h, Q, KIT_OP_WORST, &req, out->error, sizeof out->error) != 0)
         return -1;
-    }
-    int w = (int)Q[0], E = (int)Q[1], part = (int)Q[2];
+    int w = req.w, E = req.E, part = req.part, rc = 0;
     kit_worst_split T[1024];
     int a[1024], b[1024];
     char err[200];
@@ -50,28 +47,25 @@ static int serve_worst(const kit_req *req, void *A, void *B, const int64_t *Q, k
             out->R[1 + 2 * i] = a[i];
             out->R[2 + 2 * i] = b[i];
         }
-        return 0;
-    }
-    if (part == LAB08_ORDER) {
+    } else if (part == LAB08_ORDER) {
         for (int i = 0; i < w; i++) {
-            const int64_t *x = Q + 4 + 4 * i;
-            out->R[i] = worst_order(w, E, (int)x[0], (int)x[1], (int)x[2], (int)x[3]) ? 1 : 0;
+            const kit_worst_thread *x = &req.threads[i];
+            out->R[i] = worst_order(w, E, x->a_word, x->b_word, x->a, x->b) ? 1 : 0;
         }
-        return 0;
-    }
-    if (lab08_warp(w, E, T, err, sizeof err) != 0) {
+    } else if (lab08_warp(w, E, T, err, sizeof err) != 0) {
         snprintf(out->error, sizeof out->error, "%.95s", err);
-        return -2;
+        rc = -2;
+    } else if (req.measure && lab08_measure(w, E, T, out->error, sizeof out->error) != 0) {
+        rc = -2; /* the measured merge: the grader reads it from the CPU build's trace stream or through ncu */
+    } else {
+        for (int i = 0; i < w; i++) {
+            out->R[3 * i] = T[i].a;
+            out->R[3 * i + 1] = T[i].b;
+            out->R[3 * i + 2] = T[i].a_first;
+        }
     }
-    /* the measured merge: the grader reads it from the CPU build's trace stream or through ncu */
-    if (Q[3] == 1 && lab08_measure(w, E, T, out->error, sizeof out->error) != 0)
-        return -2;
-    for (int i = 0; i < w; i++) {
-        out->R[3 * i] = T[i].a;
-        out->R[3 * i + 1] = T[i].b;
-        out->R[3 * i + 2] = T[i].a_first;
-    }
-    return 0;
+    kit_request_free(&req);
+    return rc;
 }
 
 int main(int argc, char **argv)

@@ -16,34 +16,32 @@ static const char *const WHAT =
     "--threads u a power of two 32 .. 512) and check the result against the kit's stable sort.";
 
 /*
- * Grader request "sort": A holds the keys to sort (B is empty), Q the launch (variant, threads,
- * E) and a 4th value, 1 to run the measured gather and write its CPU-build trace to
- * "conflicts.trace" in the current folder (on a GPU the grader measures it with ncu). C is the
+ * Grader request "sort": A holds the keys to sort (B is empty); the request's alg (the variant), u
+ * and E the launch, and measure 1 to run the measured gather (the CPU build streams its trace to
+ * the grader; on a GPU the grader measures it with ncu). C is the
  * sorted keys between KIT_GUARD_ELEMS canaries on each side.
  */
-static int serve_sort(const kit_req *req, void *A, void *B, const int64_t *Q, kit_serve_out *out)
+static int serve_sort(const kit_req *h, void *A, void *B, const int64_t *Q, kit_serve_out *out)
 {
     (void)B;
-    if (strcmp(req->op, "sort") != 0 || (req->q != 3 && req->q != 4) || req->n != 0 || req->m > INT32_MAX) {
-        snprintf(out->error, sizeof out->error, "lab 09 runs 'sort' with 3 or 4 launch values and no B, not '%s'", req->op);
+    kit_request req; /* alg 0 (MS_BASELINE) or 1 (MS_CF), u <= 1024, E <= 64, no B */
+    if (kit_request_decode(h, Q, KIT_OP_SORT, &req, out->error, sizeof out->error) != 0)
         return -1;
-    }
-    lab09_cfg c = {(int)Q[0], (int)Q[2], (int)Q[1]};
-    if (Q[0] < 0 || Q[0] > 1 || Q[1] > 1024 || Q[2] > 64 ||
-        lab09_check_cfg((kit_type)req->type, c, out->error, sizeof out->error) != 0)
+    lab09_cfg c = {req.alg, req.E, req.u};
+    if (lab09_check_cfg(req.type, c, out->error, sizeof out->error) != 0)
         return -1;
-    size_t size = kit_type_size((kit_type)req->type), n = (size_t)req->m, guard = KIT_GUARD_ELEMS * size;
+    size_t size = kit_type_size(req.type), n = (size_t)req.m, guard = KIT_GUARD_ELEMS * size;
     unsigned char *C = (unsigned char *)kit_xmalloc(n * size + 2 * guard);
     memcpy(C + guard, A, n * size);
     unsigned char *guards = (unsigned char *)kit_xmalloc(2 * guard);
-    int rc = lab09_run_guarded((kit_type)req->type, C + guard, (int)n, c, guard, guards, out->error, sizeof out->error);
+    int rc = lab09_run_guarded(req.type, C + guard, (int)n, c, guard, guards, out->error, sizeof out->error);
     if (rc == 0) { /* the canaries as the device left them, around the sorted keys */
         memcpy(C, guards, guard);
         memcpy(C + guard + n * size, guards + guard, guard);
     }
     free(guards);
-    if (rc == 0 && req->q == 4 && Q[3] == 1) /* the CPU build streams its trace to the grader (kit_trace.h) */
-        rc = lab09_measure((kit_type)req->type, A, (int)n, c, out->error, sizeof out->error);
+    if (rc == 0 && req.measure) /* the CPU build streams its trace to the grader (kit_trace.h) */
+        rc = lab09_measure(req.type, A, (int)n, c, out->error, sizeof out->error);
     if (rc < 0) {
         free(C);
         return -2;
