@@ -726,6 +726,55 @@ static void svg_dashed(FILE *f, int x, int y1, int y2)
             x, y1, x, y2);
 }
 
+/* The characters a line of small text (12 px) holds in a picture this wide, between its margins. */
+static size_t svg_chars(int width)
+{
+    return (size_t)(width - 2 * SVG_MARGIN) / 7;
+}
+
+/* The same for the title (14 px, bold). */
+static size_t svg_title_chars(int width)
+{
+    return (size_t)(width - 2 * SVG_MARGIN) / 9;
+}
+
+/* The height that svg_begin()'s title and note take in a picture this wide. */
+static int svg_heading_height(int width, const char *title, const char *note)
+{
+    int title_lines = title[0] ? svg_wrapped(NULL, title, svg_title_chars(width), 0, 0, 0, "") : 0;
+    int note_lines = note[0] ? svg_wrapped(NULL, note, svg_chars(width), 0, 0, 0, "") : 0;
+    return title_lines * 18 + note_lines * SVG_LINE;
+}
+
+/*
+ * Starts a picture: the prologue, the <svg> element, its <title> (name, then " - " and the note if
+ * there is one) and a white background, then the heading (bold) and the note (italic), each wrapped
+ * to the width and left out when empty. Returns the baseline of the line after them.
+ */
+static int svg_begin(FILE *f, int width, int height, const char *name, const char *heading, const char *note)
+{
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"12\">\n",
+            width, height, width, height);
+    fputs("<title>", f);
+    xml_put(f, name);
+    if (note[0]) {
+        fputs(" - ", f);
+        xml_put(f, note);
+    }
+    fputs("</title>\n", f);
+    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
+    int y = SVG_MARGIN + 14;
+    if (heading[0])
+        y += 18 * svg_wrapped(f, heading, svg_title_chars(width), SVG_MARGIN, y, 18,
+                              " font-size=\"14\" font-weight=\"bold\"");
+    if (note[0])
+        y += SVG_LINE * svg_wrapped(f, note, svg_chars(width), SVG_MARGIN, y, SVG_LINE, " font-style=\"italic\"");
+    return y;
+}
+
 static const char svg_cost_text[] =
     "cost: the papers' count, per step the most distinct words one bank serves; conflicts: the profiler's count, "
     "the cost minus 1 per step (per phase for accesses wider than a bank)";
@@ -734,8 +783,7 @@ static const char svg_cost_text[] =
 typedef struct svg_layout {
     int cell_w, row_w, panel_w;        /* a cell; the row labels; one grid with its row labels */
     int width, height;                 /* the whole picture */
-    size_t chars, title_chars;         /* the characters a line holds: of small text, of the title */
-    int title_lines, note_lines;       /* the lines the title and the note wrap to */
+    size_t chars;                      /* the characters a line of small text holds */
     int top, grid_top, grid_h;         /* the grids' headings, their first row, their height */
     int legend_top;                    /* the legend's first item */
     int highlighted, shared, dividers; /* what the legend explains, besides the categories */
@@ -746,10 +794,8 @@ typedef struct svg_layout {
 /* The heights, once the widths and the legend's items are known, so that the <svg> element can state its size. */
 static void svg_plan_heights(const kit_viz_view *v, const kit_viz_grid *g0, int count_lines, svg_layout *L)
 {
-    L->title_lines = v->title[0] ? svg_wrapped(NULL, v->title, L->title_chars, 0, 0, 0, "") : 0;
-    L->note_lines = v->note[0] ? svg_wrapped(NULL, v->note, L->chars, 0, 0, 0, "") : 0;
     int desc_lines = svg_wrapped(NULL, L->desc, L->chars, 0, 0, 0, "");
-    L->top = SVG_MARGIN + L->title_lines * 18 + (L->note_lines + desc_lines) * SVG_LINE + 8;
+    L->top = SVG_MARGIN + svg_heading_height(L->width, v->title, v->note) + desc_lines * SVG_LINE + 8;
     L->grid_top = L->top + 22;
     L->grid_h = (int)g0->w * SVG_CELL_H;
     L->legend_top = L->grid_top + L->grid_h + 8 + count_lines * SVG_LINE + 12;
@@ -772,8 +818,7 @@ static void svg_plan(const kit_viz_view *v, const kit_viz_grid *g, size_t ng, sv
     L->panel_w = L->row_w + (int)g0->cols * L->cell_w;
     int content_w = (int)ng * L->panel_w + ((int)ng - 1) * SVG_GAP;
     L->width = (content_w > SVG_MIN_WIDTH ? content_w : SVG_MIN_WIDTH) + 2 * SVG_MARGIN;
-    L->chars = (size_t)(L->width - 2 * SVG_MARGIN) / 7;
-    L->title_chars = (size_t)(L->width - 2 * SVG_MARGIN) / 9;
+    L->chars = svg_chars(L->width);
     for (size_t i = 0; i < ng; i++) {
         int k = svg_counts(counts, &g[i]);
         count_lines = k > count_lines ? k : count_lines;
@@ -786,27 +831,10 @@ static void svg_plan(const kit_viz_view *v, const kit_viz_grid *g, size_t ng, sv
     svg_plan_heights(v, g0, count_lines, L);
 }
 
-/* The prologue, the <svg> element with its <title> and background, then the title, the note and the description. */
+/* The prologue, the heading and the description of the grids. */
 static void svg_head(FILE *f, const kit_viz_view *v, const svg_layout *L)
 {
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"12\">\n",
-            L->width, L->height, L->width, L->height);
-    fputs("<title>", f);
-    xml_put(f, v->title[0] ? v->title : "bank grid");
-    if (v->note[0]) {
-        fputs(" - ", f);
-        xml_put(f, v->note);
-    }
-    fputs("</title>\n", f);
-    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", L->width, L->height);
-    int y = SVG_MARGIN + 14;
-    if (L->title_lines)
-        y += 18 * svg_wrapped(f, v->title, L->title_chars, SVG_MARGIN, y, 18, " font-size=\"14\" font-weight=\"bold\"");
-    if (L->note_lines)
-        y += SVG_LINE * svg_wrapped(f, v->note, L->chars, SVG_MARGIN, y, SVG_LINE, " font-style=\"italic\"");
+    int y = svg_begin(f, L->width, L->height, v->title[0] ? v->title : "bank grid", v->title, v->note);
     svg_wrapped(f, L->desc, L->chars, SVG_MARGIN, y, SVG_LINE, " fill=\"#444444\"");
 }
 
