@@ -286,7 +286,7 @@ $(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKITREF) $(LIBKIT
 $(SKELGEN): $(BUILD)/obj/grader/skelgen.o $(BUILD)/obj/grader/skel.o
 	$(call link_c)
 $(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(VIZ_OBJ) $(LIBKIT_HOST)
-	$(call link_c)
+	$(call link_c,-lm)
 # Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (common/kit_worst.h).
 $(BUILD)/tools/worst_case: $(BUILD)/obj/common/tools/worst_case.o $(LIBKITREF) $(LIBKIT_HOST)
 	$(call link_c)
@@ -294,7 +294,7 @@ $(BUILD)/tests/test_common $(BUILD)/tests/test_worst $(BUILD)/tests/test_bank \
 $(BUILD)/tests/test_ncu: $(BUILD)/tests/%: $(BUILD)/obj/common/tests/%.o $(LIBKITTEST) $(LIBKITREF) $(LIBKIT_HOST)
 	$(call link_c,-lcunit)
 $(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(VIZ_OBJ) $(LIBKITTEST) $(LIBKIT_HOST)
-	$(call link_c,-lcunit)
+	$(call link_c,-lcunit -lm)
 $(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/grader/skel.o $(LIBKITTEST)
 	$(call link_c,-lcunit)
 $(BUILD)/tests/test_grader $(BUILD)/tests/test_shard: \

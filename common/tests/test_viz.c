@@ -1,6 +1,7 @@
-/* Unit tests of the bank-grid visualizer (common/tools/kit_viz.h) and the bankviz tool: the papers' figures cell for cell, golden files, refusals. */
+/* Unit tests of the figure drawer (common/tools/kit_viz.h) and the bankviz tool: the papers' figures cell for cell, golden files, refusals; line plots. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1005,6 +1006,186 @@ static void test_tool_dump_round_trip(void)
     }
 }
 
+/* ---- line plots ------------------------------------------------------------------------ */
+
+/* A plot of two lines: "a" (2 points) and "b <&>" (3 points, dashed), x on a log2 axis. */
+static void two_lines(kit_viz_plot *p)
+{
+    memset(p, 0, sizeof *p);
+    p->x_log2 = 1;
+    snprintf(p->title, sizeof p->title, "two lines");
+    snprintf(p->x_label, sizeof p->x_label, "n");
+    snprintf(p->y_label, sizeof p->y_label, "y");
+    kit_viz_plot_point(p, "a", 1024, 3);
+    kit_viz_plot_point(p, "a", 4096, 7.5);
+    kit_viz_plot_point(p, "b <&>", 1024, -2);
+    kit_viz_plot_point(p, "b <&>", 2048, 1);
+    kit_viz_plot_point(p, "b <&>", 4096, 12);
+    p->series[1].dashed = 1;
+}
+
+static void test_plot_point(void)
+{
+    kit_viz_plot p;
+    two_lines(&p);
+    KIT_ASSERT_MSG(p.nseries == 2 && p.series[0].n == 2 && p.series[1].n == 3, "expected lines of 2 and 3 points");
+    KIT_ASSERT_MSG(strcmp(p.series[1].name, "b <&>") == 0 && p.series[0].style == 0 && p.series[1].style == 1 &&
+                       !p.series[0].dashed,
+                   "a new line takes its name, style = its index, solid");
+    KIT_ASSERT_MSG(p.series[1].x[2] == 4096 && p.series[1].y[2] == 12, "points keep their order");
+    KIT_ASSERT_MSG(kit_viz_plot_point(&p, "a", 8192, 1) == 0 && p.series[0].n == 3, "a known name adds to its line");
+    char long_name[KIT_VIZ_NAME_LEN + 1];
+    memset(long_name, 'x', KIT_VIZ_NAME_LEN);
+    long_name[KIT_VIZ_NAME_LEN] = '\0';
+    KIT_ASSERT_MSG(kit_viz_plot_point(&p, "", 1, 1) == -1 && kit_viz_plot_point(&p, long_name, 1, 1) == -1 &&
+                       p.nseries == 2,
+                   "an empty or too long name is refused, the plot unchanged");
+    for (unsigned i = 2; i < KIT_VIZ_MAX_SERIES; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "s%u", i);
+        KIT_ASSERT_MSG(kit_viz_plot_point(&p, name, 1, 1) == (int)i, "line %u: expected index %u", i, i);
+    }
+    KIT_ASSERT_MSG(kit_viz_plot_point(&p, "one too many", 1, 1) == -1 && p.nseries == KIT_VIZ_MAX_SERIES,
+                   "line %d is refused", KIT_VIZ_MAX_SERIES + 1);
+    while (p.series[2].n < KIT_VIZ_MAX_POINTS)
+        kit_viz_plot_point(&p, "s2", 1, 1);
+    KIT_ASSERT_MSG(kit_viz_plot_point(&p, "s2", 1, 1) == -1 && p.series[2].n == KIT_VIZ_MAX_POINTS,
+                   "point %d of a line is refused", KIT_VIZ_MAX_POINTS + 1);
+}
+
+/* Checks every point of the plot lies within the axes. */
+static void expect_axes_cover(const kit_viz_plot *p, const kit_viz_axis *x, const kit_viz_axis *y, const char *what)
+{
+    for (size_t i = 0; i < p->nseries; i++)
+        for (size_t k = 0; k < p->series[i].n; k++) {
+            double px = x->log2 ? log2(p->series[i].x[k]) : p->series[i].x[k], py = p->series[i].y[k];
+            KIT_ASSERT_MSG(px >= x->lo && px <= x->hi && py >= y->lo && py <= y->hi,
+                           "%s: point (%g, %g) of '%s' lies outside x %g .. %g, y %g .. %g", what, p->series[i].x[k],
+                           py, p->series[i].name, x->lo, x->hi, y->lo, y->hi);
+        }
+    KIT_ASSERT_MSG(y->lo <= 0 && y->hi >= 0, "%s: the y axis (%g .. %g) covers 0", what, y->lo, y->hi);
+    KIT_ASSERT_MSG(fabs(x->lo + (x->ticks - 1) * x->step - x->hi) < 1e-9 &&
+                       fabs(y->lo + (y->ticks - 1) * y->step - y->hi) < 1e-9,
+                   "%s: the last tick stands at the end of each axis", what);
+}
+
+static void test_plot_axes(void)
+{
+    kit_viz_plot p;
+    kit_viz_axis x, y;
+    char err[256] = "";
+    two_lines(&p);
+    int rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "two lines: refused: %s", err);
+    KIT_ASSERT_MSG(x.log2 && x.lo == 10 && x.hi == 12 && x.step == 1 && x.ticks == 3, "x: 2^10 .. 2^12, got %g .. %g",
+                   x.lo, x.hi);
+    KIT_ASSERT_MSG(!y.log2 && y.lo == -2 && y.hi == 12 && y.step == 2 && y.ticks == 8 && y.decimals == 0,
+                   "y: -2 .. 12 by 2, got %g .. %g by %g", y.lo, y.hi, y.step);
+    expect_axes_cover(&p, &x, &y, "two lines");
+    /* A log2 axis over 2^19.9 .. 2^28.1 rounds out to powers; 40 powers get a tick every 4th. */
+    memset(&p, 0, sizeof p);
+    p.x_log2 = 1;
+    kit_viz_plot_point(&p, "w", 983040, 0.35);
+    kit_viz_plot_point(&p, "w", 285212672, 0.05);
+    rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && x.lo == 19 && x.hi == 29 && x.ticks == 11, "x: 2^19 .. 2^29, got %g .. %g", x.lo, x.hi);
+    KIT_ASSERT_MSG(y.lo == 0 && fabs(y.hi - 0.35) < 1e-12 && fabs(y.step - 0.05) < 1e-12 && y.decimals == 2,
+                   "y: 0 .. 0.35 by 0.05 with 2 decimals, got %g .. %g by %g, %d", y.lo, y.hi, y.step, y.decimals);
+    expect_axes_cover(&p, &x, &y, "one line");
+    kit_viz_plot_point(&p, "w", 2, 1);
+    kit_viz_plot_point(&p, "w", ldexp(1, 41), 1);
+    rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && x.step == 4 && x.lo == 0 && x.hi == 44, "2^1 .. 2^41: ticks every 4, got %g .. %g by %g",
+                   x.lo, x.hi, x.step);
+    /* A linear x axis is laid out as y, without 0. */
+    p.x_log2 = 0;
+    memset(&p.series[0], 0, sizeof p.series[0]);
+    snprintf(p.series[0].name, sizeof p.series[0].name, "lin");
+    kit_viz_plot_point(&p, "lin", 3, 1);
+    kit_viz_plot_point(&p, "lin", 17, 2);
+    rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && !x.log2 && x.lo == 2 && x.hi == 18 && x.step == 2, "linear x: 2 .. 18 by 2, got %g .. %g",
+                   x.lo, x.hi);
+    expect_axes_cover(&p, &x, &y, "a linear x");
+}
+
+static void test_plot_axes_refused(void)
+{
+    static const struct {
+        int what; /* 0 no line, 1 a line without points, 2 NaN, 3 x = 0 on a log2 axis, 4 style 8 */
+        const char *want;
+    } cases[] = {{0, "has 0 lines"}, {1, "has 0 points"}, {2, "finite"}, {3, "x > 0"}, {4, "style 8"}};
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        kit_viz_plot p;
+        kit_viz_axis x, y;
+        char err[256] = "";
+        two_lines(&p);
+        if (cases[i].what == 0)
+            p.nseries = 0;
+        else if (cases[i].what == 1)
+            p.series[1].n = 0;
+        else if (cases[i].what == 2)
+            p.series[1].y[1] = NAN;
+        else if (cases[i].what == 3)
+            p.series[0].x[0] = 0;
+        else
+            p.series[0].style = KIT_VIZ_MAX_SERIES;
+        int rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+        KIT_ASSERT_MSG(rc == -1 && strstr(err, cases[i].want), "case %zu: expected a refusal with \"%s\", got %d \"%s\"",
+                       i, cases[i].want, rc, err);
+        FILE *f = temp_file();
+        rc = kit_viz_render_plot_svg(f, &p, err, sizeof err);
+        char *svg = slurp(f);
+        fclose(f);
+        KIT_ASSERT_MSG(rc == -1 && svg[0] == '\0', "case %zu: the SVG is refused and nothing is written", i);
+        free(svg);
+    }
+}
+
+/* Renders a plot to a malloc'ed string, or NULL after failing the test. */
+static char *render_plot(const kit_viz_plot *p)
+{
+    char err[256] = "";
+    FILE *f = temp_file();
+    int rc = kit_viz_render_plot_svg(f, p, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "kit_viz_render_plot_svg refused: %s", err);
+    char *svg = rc == 0 ? slurp(f) : NULL;
+    fclose(f);
+    return svg;
+}
+
+static void test_plot_svg(void)
+{
+    kit_viz_plot p;
+    two_lines(&p);
+    char *svg = render_plot(&p), *again = render_plot(&p);
+    if (!svg || !again)
+        goto done;
+    size_t len = strlen(svg);
+    KIT_ASSERT_MSG(strncmp(svg, "<?xml", 5) == 0 && len > 7 && strcmp(svg + len - 7, "</svg>\n") == 0,
+                   "an SVG from <?xml to </svg>");
+    KIT_ASSERT_MSG(strcmp(svg, again) == 0, "two renderings of one plot differ");
+    KIT_ASSERT_MSG(count_of(svg, "<polyline") == 2, "one polyline per line: expected 2, got %zu",
+                   count_of(svg, "<polyline"));
+    /* Style 0 draws circles, style 1 squares: a marker per point and one per legend entry. */
+    KIT_ASSERT_MSG(count_of(svg, "<circle") == 3 && count_of(svg, "width=\"7\" height=\"7\"") == 4,
+                   "markers: expected 3 circles and 4 squares, got %zu and %zu", count_of(svg, "<circle"),
+                   count_of(svg, "width=\"7\" height=\"7\""));
+    KIT_ASSERT_MSG(count_of(svg, "stroke-dasharray=\"6 4\"") == 2, "the dashed line and its legend sample are dashed");
+    KIT_ASSERT_MSG(strstr(svg, ">b &lt;&amp;&gt;</text>") != NULL && strstr(svg, "<title>two lines</title>"),
+                   "the legend's names are escaped, the title is the <title>");
+    KIT_ASSERT_MSG(strstr(svg, "2<tspan dy=\"-6\" font-size=\"9\">11</tspan>") != NULL, "log2 ticks read 2^k");
+    KIT_ASSERT_MSG(strstr(svg, "stroke=\"#888888\"") != NULL, "y spans 0 (-2 .. 12): a line at 0");
+    p.series[1].y[0] = 2;
+    free(svg);
+    svg = render_plot(&p);
+    if (svg)
+        KIT_ASSERT_MSG(strstr(svg, "stroke=\"#888888\"") == NULL, "y from 0 up: no line at 0");
+done:
+    free(svg);
+    free(again);
+}
+
 static void register_tests(void)
 {
     CU_pSuite figs = kit_test_suite("the papers' figures");
@@ -1036,6 +1217,12 @@ static void register_tests(void)
     kit_test_add(tool, "--dump-trace then --trace draws the same picture", test_tool_dump_round_trip);
     if (access(BANKVIZ, X_OK) != 0)
         kit_test_skip_suite(tool, BANKVIZ " is not built (make " BANKVIZ ")");
+
+    CU_pSuite plot = kit_test_suite("line plots");
+    kit_test_add(plot, "kit_viz_plot_point: lines by name, limits", test_plot_point);
+    kit_test_add(plot, "kit_viz_plot_axes: ranges that cover the points, ticks", test_plot_axes);
+    kit_test_add(plot, "kit_viz_plot_axes: refusals, and nothing drawn for them", test_plot_axes_refused);
+    kit_test_add(plot, "kit_viz_render_plot_svg: a polyline per line, markers, legend, determinism", test_plot_svg);
 }
 
 int main(void)
