@@ -97,27 +97,27 @@ static int read_device(reader *r, const char *s)
     return 0;
 }
 
-/* Room for one more row in a table of *cap rows of size bytes, *n used. Returns -1 out of memory. */
-static int grow(void **rows, size_t n, size_t *cap, size_t size, const reader *r)
+/* rows, a table of *cap rows of size bytes with n used, with room for one more: moved if it had to grow. */
+static void *grow(void *rows, size_t n, size_t *cap, size_t size, const reader *r)
 {
     if (n < *cap)
-        return 0;
+        return rows;
     size_t want = *cap ? 2 * *cap : 64;
-    void *more = realloc(*rows, want * size);
+    void *more = realloc(rows, want * size);
     if (!more) {
         snprintf(r->err, r->errlen, "%s:%lu: out of memory", r->path, r->line);
-        return -1;
+        return NULL;
     }
-    *rows = more;
     *cap = want;
-    return 0;
+    return more;
 }
 
 /* Splits s (cut up in place) at its blanks into at most MAX_TOKENS tokens; returns how many, MAX_TOKENS + 1 for more. */
 static size_t tokens(char *s, char **tok)
 {
     size_t n = 0;
-    for (char *t = strtok(s, " \t"); t; t = strtok(NULL, " \t")) {
+    char *save = NULL;
+    for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         if (n == MAX_TOKENS)
             return MAX_TOKENS + 1;
         tok[n++] = t;
@@ -183,9 +183,11 @@ static int read_time_row(reader *r, const char *s)
     kit_sortlog *log = r->log;
     if (names_end < 3)
         return refuse(r, want_time_row, s);
-    if (grow((void **)&log->time, log->ntimes, &r->time_cap, sizeof *log->time, r) != 0)
+    kit_sortlog_time *rows = grow(log->time, log->ntimes, &r->time_cap, sizeof *rows, r);
+    if (!rows)
         return -1;
-    kit_sortlog_time *row = &log->time[log->ntimes];
+    log->time = rows;
+    kit_sortlog_time *row = &rows[log->ntimes];
     memset(row, 0, sizeof *row);
     row->line = r->line;
     if (time_fields(tok, ntok, names_end, row) != 0)
@@ -200,9 +202,11 @@ static int read_time_row(reader *r, const char *s)
 static int read_worst_row(reader *r, const char *s)
 {
     kit_sortlog *log = r->log;
-    if (grow((void **)&log->worst, log->nworst, &r->worst_cap, sizeof *log->worst, r) != 0)
+    kit_sortlog_worst *rows = grow(log->worst, log->nworst, &r->worst_cap, sizeof *rows, r);
+    if (!rows)
         return -1;
-    kit_sortlog_worst *row = &log->worst[log->nworst];
+    log->worst = rows;
+    kit_sortlog_worst *row = &rows[log->nworst];
     memset(row, 0, sizeof *row);
     row->line = r->line;
     int end = -1;
