@@ -97,19 +97,25 @@ static int read_device(reader *r, const char *s)
     return 0;
 }
 
-/* rows, a table of *cap rows of size bytes with n used, with room for one more: moved if it had to grow. */
-static void *grow(void *rows, size_t n, size_t *cap, size_t size, const reader *r)
+/*
+ * Appends row (size bytes) to rows, a table of *n rows with room for *cap, which grows when full.
+ * Returns the table, moved if it grew, or NULL out of memory (rows is then as it was).
+ */
+static void *append(void *rows, size_t *n, size_t *cap, size_t size, const void *row, const reader *r)
 {
-    if (n < *cap)
-        return rows;
-    size_t want = *cap ? 2 * *cap : 64;
-    void *more = realloc(rows, want * size);
-    if (!more) {
-        snprintf(r->err, r->errlen, "%s:%lu: out of memory", r->path, r->line);
-        return NULL;
+    if (*n == *cap) {
+        size_t want = *cap ? 2 * *cap : 64;
+        void *more = realloc(rows, want * size);
+        if (!more) {
+            snprintf(r->err, r->errlen, "%s:%lu: out of memory", r->path, r->line);
+            return NULL;
+        }
+        rows = more;
+        *cap = want;
     }
-    *cap = want;
-    return more;
+    memcpy((char *)rows + *n * size, row, size);
+    (*n)++;
+    return rows;
 }
 
 /* Splits s (cut up in place) at its blanks into at most MAX_TOKENS tokens; returns how many, MAX_TOKENS + 1 for more. */
@@ -180,52 +186,40 @@ static int read_time_row(reader *r, const char *s)
         names_end = ntok - 3;
     else if (ntok >= 5 && ntok <= MAX_TOKENS)
         names_end = ntok - 2;
-    kit_sortlog *log = r->log;
-    if (names_end < 3)
+    kit_sortlog_time row = {.line = r->line};
+    if (names_end < 3 || time_fields(tok, ntok, names_end, &row) != 0)
         return refuse(r, want_time_row, s);
-    kit_sortlog_time *rows = grow(log->time, log->ntimes, &r->time_cap, sizeof *rows, r);
-    if (!rows)
-        return -1;
-    log->time = rows;
-    kit_sortlog_time *row = &rows[log->ntimes];
-    memset(row, 0, sizeof *row);
-    row->line = r->line;
-    if (time_fields(tok, ntok, names_end, row) != 0)
-        return refuse(r, want_time_row, s);
-    if (!gkeys_fit(ldexp(1, (int)row->lg), row->ms, row->gkeys))
+    if (!gkeys_fit(ldexp(1, (int)row.lg), row.ms, row.gkeys))
         return refuse(r, "Gkeys/s = 2^K / ms * 1e-6 (within the printed digits)", s);
-    log->ntimes++;
-    return 0;
+    kit_sortlog_time *rows = append(r->log->time, &r->log->ntimes, &r->time_cap, sizeof row, &row, r);
+    if (rows)
+        r->log->time = rows;
+    return rows ? 0 : -1;
 }
 
 /* A row of the worst-case table. */
 static int read_worst_row(reader *r, const char *s)
 {
-    kit_sortlog *log = r->log;
-    kit_sortlog_worst *rows = grow(log->worst, log->nworst, &r->worst_cap, sizeof *rows, r);
-    if (!rows)
-        return -1;
-    log->worst = rows;
-    kit_sortlog_worst *row = &rows[log->nworst];
-    memset(row, 0, sizeof *row);
-    row->line = r->line;
+    kit_sortlog_worst row = {.line = r->line};
     int end = -1;
     if (!isdigit((unsigned char)s[0]) ||
-        sscanf(s, "%" SCNu64 " (%u, %u) %31s %lf %lf %lf%% %lf %n", &row->n, &row->E, &row->u, row->sorter,
-               &row->random_ms, &row->worst_ms, &row->slowdown, &row->worst_gkeys, &end) != 8 ||
+        sscanf(s, "%" SCNu64 " (%u, %u) %31s %lf %lf %lf%% %lf %n", &row.n, &row.E, &row.u, row.sorter, &row.random_ms,
+               &row.worst_ms, &row.slowdown, &row.worst_gkeys, &end) != 8 ||
         end < 0 || s[end] != '\0')
         return refuse(r, want_worst_row, s);
-    if (row->n == 0 || row->E == 0 || row->u == 0 || !isfinite(row->random_ms) || !isfinite(row->worst_ms) ||
-        !isfinite(row->slowdown) || !isfinite(row->worst_gkeys) || row->random_ms <= 0 || row->worst_ms <= 0)
+    if (row.n == 0 || row.E == 0 || row.u == 0 || !isfinite(row.random_ms) || !isfinite(row.worst_ms) ||
+        !isfinite(row.slowdown) || !isfinite(row.worst_gkeys) || row.random_ms <= 0 || row.worst_ms <= 0)
         return refuse(r, want_worst_row, s);
-    double lo = 100 * ((row->worst_ms - 0.0005) / (row->random_ms + 0.0005) - 1),
-           hi = row->random_ms > 0.0005 ? 100 * ((row->worst_ms + 0.0005) / (row->random_ms - 0.0005) - 1) : INFINITY;
-    if (!can_be(row->slowdown, 0.05, lo, hi))
+    double lo = 100 * ((row.worst_ms - 0.0005) / (row.random_ms + 0.0005) - 1),
+           hi = row.random_ms > 0.0005 ? 100 * ((row.worst_ms + 0.0005) / (row.random_ms - 0.0005) - 1) : INFINITY;
+    if (!can_be(row.slowdown, 0.05, lo, hi))
         return refuse(r, "slowdown = 100 * (worst ms / random ms - 1) (within the printed digits)", s);
-    if (!gkeys_fit((double)row->n, row->worst_ms, row->worst_gkeys))
+    if (!gkeys_fit((double)row.n, row.worst_ms, row.worst_gkeys))
         return refuse(r, "worst Gk/s = n / worst ms * 1e-6 (within the printed digits)", s);
-    log->nworst++;
-    return 0;
+    kit_sortlog_worst *rows = append(r->log->worst, &r->log->nworst, &r->worst_cap, sizeof row, &row, r);
+    if (rows)
+        r->log->worst = rows;
+    return rows ? 0 : -1;
 }
 
 /* A table's header, squeezed: its words must be header's; the table's rows come next. */

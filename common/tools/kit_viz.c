@@ -684,7 +684,11 @@ static int svg_wrapped(FILE *f, const char *s, size_t width, int x, int y, int l
     return lines;
 }
 
-/* Layout of the SVG, in pixels; a 12 px monospace character is about 7.2 px wide. */
+/*
+ * Layout of the SVG, in pixels; a 12 px monospace character is about 7.2 px wide. PLOT_: a line
+ * plot's area, the room left of it for the y axis' labels and below it for the x axis', and its
+ * legend's line samples and entries.
+ */
 enum {
     SVG_MARGIN = 12,
     SVG_CHAR = 8,
@@ -693,6 +697,13 @@ enum {
     SVG_MIN_WIDTH = 460,
     SVG_LINE = 16,
     SVG_SWATCH = 14,
+    PLOT_AREA_W = 460,
+    PLOT_AREA_H = 300,
+    PLOT_LEFT = 84,
+    PLOT_BELOW = 48,
+    PLOT_LEGEND_GAP = 28,
+    PLOT_SAMPLE_W = 28,
+    PLOT_ENTRY_H = 20,
 };
 
 /* The counts under one grid, short enough to fit under it: "ld: cost 1, conflicts 0". */
@@ -944,17 +955,6 @@ static const struct {
 } plot_style[KIT_VIZ_MAX_SERIES] = {
     {"#000000", MARK_CIRCLE},  {"#0072b2", MARK_SQUARE}, {"#d55e00", MARK_TRIANGLE}, {"#009e73", MARK_DIAMOND},
     {"#cc79a7", MARK_DOWN},    {"#e69f00", MARK_CIRCLE}, {"#56b4e9", MARK_SQUARE},   {"#8c564b", MARK_TRIANGLE},
-};
-
-/* Layout of a plot, in pixels: the plotting area's size, the room left of it for the y axis' labels, and the legend. */
-enum {
-    PLOT_AREA_W = 460,
-    PLOT_AREA_H = 300,
-    PLOT_LEFT = 84,
-    PLOT_LEGEND_GAP = 28,
-    PLOT_SAMPLE_W = 28,
-    PLOT_ENTRY_H = 20,
-    PLOT_BELOW = 48,
 };
 
 int kit_viz_plot_point(kit_viz_plot *p, const char *series, double x, double y)
