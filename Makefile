@@ -111,6 +111,10 @@ STUDENT_CPU_TESTS := $(foreach l,$(LABS),$(BUILD)/labs/student-cpu/$(l)/test)
 BANKVIZ := $(BUILD)/tools/bankviz
 # The figure drawer behind bankviz (common/tools/kit_viz.c): only bankviz and test_viz link it, no library does.
 VIZ_OBJ := $(BUILD)/obj/common/tools/kit_viz.o
+# benchplot draws handout 9's plots from sort_bench's logs in results/, with kit_viz's line plot and
+# the log reader beside it (common/tools/kit_sortlog.c), which only benchplot and test_viz link.
+BENCHPLOT := $(BUILD)/tools/benchplot
+SORTLOG_OBJ := $(BUILD)/obj/common/tools/kit_sortlog.o
 WORST_CASE := $(call sol,$(BUILD)/tools/worst_case)
 BANKCHECK := $(call gpu,$(BUILD)/tools/bankcheck) $(BUILD)/cpu/tools/bankcheck
 # The kit's own tests. The student's kit runs those that need no answer: the self-test grades
@@ -127,10 +131,10 @@ LAB_IDS = $(foreach l,$(LAB),$(if $(filter 1 2 3 4 5 6 7 8 9,$(l)),0)$(l))
 LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard $(foreach l,$(LAB_IDS),labs/$(l)*/grading.spec)))
 
 .PHONY: grade-course
-.PHONY: all help test grade check run skeletons figures docs handbook docs-instructor bench deps clean dist-student \
-        dist-gradescope
+.PHONY: all help test grade check run skeletons figures bench-plots docs handbook docs-instructor bench deps clean \
+        dist-student dist-gradescope
 all:
-	+@$(SUBMAKE) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU) $(GRADER) $(SKELGEN) $(BANKVIZ) $(WORST_CASE) \
+	+@$(SUBMAKE) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT) $(WORST_CASE) \
 	  $(BANKCHECK) $(LAB_DRIVERS) $(CPU_DRIVERS)
 
 help:
@@ -159,6 +163,7 @@ ifeq ($(SOLUTIONS),1)
 	@echo "  make dist-student    build/dist/gpu-merge-kit-student.tar.gz: the kit without solutions/ and hidden tests"
 	@echo "  make dist-gradescope build/dist/gpu-merge-kit-gradescope.zip: a Gradescope autograder (setup.sh, run_autograder)"
 endif
+	@echo "  make bench-plots     redraw handout 9's benchmark plots (handouts/figures/009-bench-*) from results/"
 	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
 	@echo "  make clean           remove $(BUILD)/"
 	@echo "Variables: GPU=$(GPU) (1: build the GPU binaries; default 1 only where nvidia-smi finds a GPU),"
@@ -286,15 +291,17 @@ $(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKITREF) $(LIBKIT
 $(SKELGEN): $(BUILD)/obj/grader/skelgen.o $(BUILD)/obj/grader/skel.o
 	$(call link_c)
 $(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(VIZ_OBJ) $(LIBKIT_HOST)
-	$(call link_c)
+	$(call link_c,-lm)
+$(BENCHPLOT): $(BUILD)/obj/common/tools/benchplot.o $(SORTLOG_OBJ) $(VIZ_OBJ) $(LIBKIT_HOST)
+	$(call link_c,-lm)
 # Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (common/kit_worst.h).
 $(BUILD)/tools/worst_case: $(BUILD)/obj/common/tools/worst_case.o $(LIBKITREF) $(LIBKIT_HOST)
 	$(call link_c)
 $(BUILD)/tests/test_common $(BUILD)/tests/test_worst $(BUILD)/tests/test_bank \
 $(BUILD)/tests/test_ncu: $(BUILD)/tests/%: $(BUILD)/obj/common/tests/%.o $(LIBKITTEST) $(LIBKITREF) $(LIBKIT_HOST)
 	$(call link_c,-lcunit)
-$(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(VIZ_OBJ) $(LIBKITTEST) $(LIBKIT_HOST)
-	$(call link_c,-lcunit)
+$(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(SORTLOG_OBJ) $(VIZ_OBJ) $(LIBKITTEST) $(LIBKIT_HOST)
+	$(call link_c,-lcunit -lm)
 $(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/grader/skel.o $(LIBKITTEST)
 	$(call link_c,-lcunit)
 $(BUILD)/tests/test_grader $(BUILD)/tests/test_shard: \
@@ -318,7 +325,7 @@ LAB_COUNTS_GOLDEN := results/2026-11-25-h100-wide-stores/golden.tsv
 # three parts (test_selftest.c's main). In the student's kit (no solutions/) the lab builds are the CPU build's
 # tests alone. The self-test also grades one submission in GPU mode, a compile error that nvcc
 # must report, and the grader wants libkit.a for that: its one nvcc object takes seconds.
-TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(LIBKIT)) $(KIT_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ)
+TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(LIBKIT)) $(KIT_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT)
 TEST_LAB_BUILDS := $(CPU_TESTS) $(SOL_TESTS) \
                    $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS))
 TEST_FIRST := $(call sol,"$(BUILD)/tests/test_selftest rest" "$(BUILD)/tests/test_selftest fixtures 0/2" \
@@ -425,6 +432,11 @@ figures: $(BANKVIZ) $(WORST_CASE) $(BUILD)/labs/sol-cpu/06-predecessor-search/dr
 	$(Q)KIT_PBS_DRIVER=$(BUILD)/labs/sol-cpu/06-predecessor-search/driver KIT_WORST_CASE=$(WORST_CASE) \
 	  KIT_CF_DRIVER=$(BUILD)/labs/sol-cpu/07-cf-gather/driver KIT_SORT_DRIVER=$(BUILD)/labs/sol-cpu/09-merge-sort/driver \
 	  bash mk/figures.sh $(BANKVIZ) handouts/figures
+
+# Handout 9's plots of the sort benchmark, drawn by benchplot from the raw logs in results/
+# (mk/bench-plots.sh lists them; test_viz checks that the committed ones are what it draws).
+bench-plots: $(BENCHPLOT)
+	$(Q)bash mk/bench-plots.sh $(BENCHPLOT) handouts/figures
 
 # The handbook. Both builds fail on any Doxygen warning; only the instructor's holds the model answers.
 docs handbook:

@@ -41,7 +41,8 @@
  * - kit_counted.h      a key type that counts comparisons (C++ only)
  *
  * Not in common/: the programs for people are in common/tools/ (bankviz and its figure drawer
- * tools/kit_viz.h, bankcheck, worst_case); no library of the kit links them.
+ * tools/kit_viz.h, benchplot and its reader of sort_bench's logs tools/kit_sortlog.h, bankcheck,
+ * worst_case); no library of the kit links them.
  */
 #ifndef KIT_H
 #define KIT_H

@@ -1,6 +1,8 @@
-/* Unit tests of the bank-grid visualizer (common/tools/kit_viz.h) and the bankviz tool: the papers' figures cell for cell, golden files, refusals. */
+/* Unit tests of the figure drawer (common/tools/kit_viz.h) and its tools: bankviz's bank grids (the papers' figures cell for cell, golden files, refusals), and benchplot's line plots of sort_bench's logs (kit_sortlog.h). */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +11,14 @@
 #include <unistd.h>
 
 #include "kit_test.h"
+#include "tools/kit_sortlog.h"
 #include "tools/kit_viz.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define GOLDEN_DIR "common/tests/golden"
 #define FIGURE_DIR "handouts/figures"
 #define BANKVIZ "build/tools/bankviz"
+#define BENCHPLOT "build/tools/benchplot"
 
 /* ---- the papers' figures, copied from the seed texts --------------------------- */
 
@@ -451,13 +455,16 @@ static void test_fig_names(void)
 
 /* ---- golden files ------------------------------------------------------------------- */
 
-static void expect_golden(const char *path, const char *got, const char *what)
+/* What writes the golden files of the built-in figures, for the message when one is missing. */
+#define FIGURES_WRITE "bash mk/figures.sh build/tools/bankviz handouts/figures common/tests/golden"
+
+/* Compares got with the file at path; writer says what command writes that file. */
+static void expect_golden(const char *path, const char *got, const char *what, const char *writer)
 {
     char *want = read_file(path);
     if (!want) {
-        kit_test_fail(__FILE__, __LINE__, "%s: cannot read %s (run the tests from the repository root; "
-                      "bash mk/figures.sh build/tools/bankviz handouts/figures common/tests/golden writes it)",
-                      what, path);
+        kit_test_fail(__FILE__, __LINE__, "%s: cannot read %s (run the tests from the repository root; %s writes it)",
+                      what, path, writer);
         return;
     }
     expect_same_text(want, got, what);
@@ -482,7 +489,7 @@ static void test_golden_text(void)
             snprintf(what, sizeof what, "text of %s%s", name, all ? " --all" : "");
             char *text = render_figure(name, all, 0);
             if (text)
-                expect_golden(path, text, what);
+                expect_golden(path, text, what, FIGURES_WRITE);
             free(text);
         }
     }
@@ -498,7 +505,7 @@ static void test_golden_svg(void)
             snprintf(what, sizeof what, "SVG of %s%s", name, all ? " --all" : "");
             char *svg = render_figure(name, all, 1);
             if (svg)
-                expect_golden(path, svg, what);
+                expect_golden(path, svg, what, FIGURES_WRITE);
             free(svg);
         }
     }
@@ -852,12 +859,12 @@ static void test_svg_basics(void)
 
 /* ---- the bankviz tool ------------------------------------------------------------------ */
 
-/* Runs bankviz with the arguments; returns its exit status (-1 if it did not exit), with its output. */
-static int run_tool(const char *const *args, char **out, char **err)
+/* Runs a program with the arguments; returns its exit status (-1 if it did not exit), with its output. */
+static int run_program(const char *program, const char *const *args, char **out, char **err)
 {
     const char *argv[32];
     size_t n = 0;
-    argv[n++] = BANKVIZ;
+    argv[n++] = program;
     for (; *args && n < ARRAY_LEN(argv) - 1; args++)
         argv[n++] = *args;
     argv[n] = NULL;
@@ -871,7 +878,7 @@ static int run_tool(const char *const *args, char **out, char **err)
     if (pid == 0) {
         dup2(fileno(fo), 1);
         dup2(fileno(fe), 2);
-        execv(BANKVIZ, (char *const *)argv);
+        execv(program, (char *const *)argv);
         _exit(127);
     }
     int status = 0;
@@ -881,6 +888,12 @@ static int run_tool(const char *const *args, char **out, char **err)
     fclose(fo);
     fclose(fe);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Runs bankviz with the arguments, as run_program() does. */
+static int run_tool(const char *const *args, char **out, char **err)
+{
+    return run_program(BANKVIZ, args, out, err);
 }
 
 /* Writes text to a new temporary file named in path (at least 32 bytes). */
@@ -1005,6 +1018,509 @@ static void test_tool_dump_round_trip(void)
     }
 }
 
+/* ---- line plots ------------------------------------------------------------------------ */
+
+/* A plot of two lines: "a" (2 points) and "b <&>" (3 points, dashed), x on a log2 axis. */
+static void two_lines(kit_viz_plot *p)
+{
+    memset(p, 0, sizeof *p);
+    p->x_log2 = 1;
+    snprintf(p->title, sizeof p->title, "two lines");
+    snprintf(p->x_label, sizeof p->x_label, "n");
+    snprintf(p->y_label, sizeof p->y_label, "y");
+    kit_viz_plot_point(p, "a", 1024, 3);
+    kit_viz_plot_point(p, "a", 4096, 7.5);
+    kit_viz_plot_point(p, "b <&>", 1024, -2);
+    kit_viz_plot_point(p, "b <&>", 2048, 1);
+    kit_viz_plot_point(p, "b <&>", 4096, 12);
+    p->series[1].dashed = 1;
+}
+
+static void test_plot_point(void)
+{
+    kit_viz_plot p;
+    two_lines(&p);
+    KIT_ASSERT_MSG(p.nseries == 2 && p.series[0].n == 2 && p.series[1].n == 3, "expected lines of 2 and 3 points");
+    KIT_ASSERT_MSG(strcmp(p.series[1].name, "b <&>") == 0 && p.series[0].style == 0 && p.series[1].style == 1 &&
+                       !p.series[0].dashed,
+                   "a new line takes its name, style = its index, solid");
+    KIT_ASSERT_MSG(p.series[1].x[2] == 4096 && p.series[1].y[2] == 12, "points keep their order");
+    KIT_ASSERT_MSG(kit_viz_plot_point(&p, "a", 8192, 1) == 0 && p.series[0].n == 3, "a known name adds to its line");
+    char long_name[KIT_VIZ_NAME_LEN + 1];
+    memset(long_name, 'x', KIT_VIZ_NAME_LEN);
+    long_name[KIT_VIZ_NAME_LEN] = '\0';
+    KIT_ASSERT_MSG(kit_viz_plot_point(&p, "", 1, 1) == -1 && kit_viz_plot_point(&p, long_name, 1, 1) == -1 &&
+                       p.nseries == 2,
+                   "an empty or too long name is refused, the plot unchanged");
+    for (unsigned i = 2; i < KIT_VIZ_MAX_SERIES; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "s%u", i);
+        KIT_ASSERT_MSG(kit_viz_plot_point(&p, name, 1, 1) == (int)i, "line %u: expected index %u", i, i);
+    }
+    KIT_ASSERT_MSG(kit_viz_plot_point(&p, "one too many", 1, 1) == -1 && p.nseries == KIT_VIZ_MAX_SERIES,
+                   "line %d is refused", KIT_VIZ_MAX_SERIES + 1);
+    while (p.series[2].n < KIT_VIZ_MAX_POINTS)
+        kit_viz_plot_point(&p, "s2", 1, 1);
+    KIT_ASSERT_MSG(kit_viz_plot_point(&p, "s2", 1, 1) == -1 && p.series[2].n == KIT_VIZ_MAX_POINTS,
+                   "point %d of a line is refused", KIT_VIZ_MAX_POINTS + 1);
+}
+
+/* Checks every point of the plot lies within the axes. */
+static void expect_axes_cover(const kit_viz_plot *p, const kit_viz_axis *x, const kit_viz_axis *y, const char *what)
+{
+    for (size_t i = 0; i < p->nseries; i++)
+        for (size_t k = 0; k < p->series[i].n; k++) {
+            double px = x->log2 ? log2(p->series[i].x[k]) : p->series[i].x[k], py = p->series[i].y[k];
+            KIT_ASSERT_MSG(px >= x->lo && px <= x->hi && py >= y->lo && py <= y->hi,
+                           "%s: point (%g, %g) of '%s' lies outside x %g .. %g, y %g .. %g", what, p->series[i].x[k],
+                           py, p->series[i].name, x->lo, x->hi, y->lo, y->hi);
+        }
+    KIT_ASSERT_MSG(y->lo <= 0 && y->hi >= 0, "%s: the y axis (%g .. %g) covers 0", what, y->lo, y->hi);
+    KIT_ASSERT_MSG(fabs(x->lo + (x->ticks - 1) * x->step - x->hi) < 1e-9 &&
+                       fabs(y->lo + (y->ticks - 1) * y->step - y->hi) < 1e-9,
+                   "%s: the last tick stands at the end of each axis", what);
+}
+
+static void test_plot_axes(void)
+{
+    kit_viz_plot p;
+    kit_viz_axis x, y;
+    char err[256] = "";
+    two_lines(&p);
+    int rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "two lines: refused: %s", err);
+    KIT_ASSERT_MSG(x.log2 && x.lo == 10 && x.hi == 12 && x.step == 1 && x.ticks == 3, "x: 2^10 .. 2^12, got %g .. %g",
+                   x.lo, x.hi);
+    KIT_ASSERT_MSG(!y.log2 && y.lo == -2 && y.hi == 12 && y.step == 2 && y.ticks == 8 && y.decimals == 0,
+                   "y: -2 .. 12 by 2, got %g .. %g by %g", y.lo, y.hi, y.step);
+    expect_axes_cover(&p, &x, &y, "two lines");
+    /* A log2 axis over 2^19.9 .. 2^28.1 rounds out to powers; 40 powers get a tick every 4th. */
+    memset(&p, 0, sizeof p);
+    p.x_log2 = 1;
+    kit_viz_plot_point(&p, "w", 983040, 0.35);
+    kit_viz_plot_point(&p, "w", 285212672, 0.05);
+    rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && x.lo == 19 && x.hi == 29 && x.ticks == 11, "x: 2^19 .. 2^29, got %g .. %g", x.lo, x.hi);
+    KIT_ASSERT_MSG(y.lo == 0 && fabs(y.hi - 0.35) < 1e-12 && fabs(y.step - 0.05) < 1e-12 && y.decimals == 2,
+                   "y: 0 .. 0.35 by 0.05 with 2 decimals, got %g .. %g by %g, %d", y.lo, y.hi, y.step, y.decimals);
+    expect_axes_cover(&p, &x, &y, "one line");
+    kit_viz_plot_point(&p, "w", 2, 1);
+    kit_viz_plot_point(&p, "w", ldexp(1, 41), 1);
+    rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && x.step == 4 && x.lo == 0 && x.hi == 44, "2^1 .. 2^41: ticks every 4, got %g .. %g by %g",
+                   x.lo, x.hi, x.step);
+    /* A linear x axis is laid out as y, without 0. */
+    p.x_log2 = 0;
+    memset(&p.series[0], 0, sizeof p.series[0]);
+    snprintf(p.series[0].name, sizeof p.series[0].name, "lin");
+    kit_viz_plot_point(&p, "lin", 3, 1);
+    kit_viz_plot_point(&p, "lin", 17, 2);
+    rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && !x.log2 && x.lo == 2 && x.hi == 18 && x.step == 2, "linear x: 2 .. 18 by 2, got %g .. %g",
+                   x.lo, x.hi);
+    expect_axes_cover(&p, &x, &y, "a linear x");
+}
+
+static void test_plot_axes_refused(void)
+{
+    static const struct {
+        int what; /* 0 no line, 1 a line without points, 2 NaN, 3 x = 0 on a log2 axis, 4 style 8 */
+        const char *want;
+    } cases[] = {{0, "has 0 lines"}, {1, "has 0 points"}, {2, "finite"}, {3, "x > 0"}, {4, "style 8"}};
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        kit_viz_plot p;
+        kit_viz_axis x, y;
+        char err[256] = "";
+        two_lines(&p);
+        if (cases[i].what == 0)
+            p.nseries = 0;
+        else if (cases[i].what == 1)
+            p.series[1].n = 0;
+        else if (cases[i].what == 2)
+            p.series[1].y[1] = NAN;
+        else if (cases[i].what == 3)
+            p.series[0].x[0] = 0;
+        else
+            p.series[0].style = KIT_VIZ_MAX_SERIES;
+        int rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+        KIT_ASSERT_MSG(rc == -1 && strstr(err, cases[i].want), "case %zu: expected a refusal with \"%s\", got %d \"%s\"",
+                       i, cases[i].want, rc, err);
+        FILE *f = temp_file();
+        rc = kit_viz_render_plot_svg(f, &p, err, sizeof err);
+        char *svg = slurp(f);
+        fclose(f);
+        KIT_ASSERT_MSG(rc == -1 && svg[0] == '\0', "case %zu: the SVG is refused and nothing is written", i);
+        free(svg);
+    }
+}
+
+/* Renders a plot to a malloc'ed string, or NULL after failing the test. */
+static char *render_plot(const kit_viz_plot *p)
+{
+    char err[256] = "";
+    FILE *f = temp_file();
+    int rc = kit_viz_render_plot_svg(f, p, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "kit_viz_render_plot_svg refused: %s", err);
+    char *svg = rc == 0 ? slurp(f) : NULL;
+    fclose(f);
+    return svg;
+}
+
+static void test_plot_svg(void)
+{
+    kit_viz_plot p;
+    two_lines(&p);
+    char *svg = render_plot(&p), *again = render_plot(&p);
+    if (!svg || !again)
+        goto done;
+    size_t len = strlen(svg);
+    KIT_ASSERT_MSG(strncmp(svg, "<?xml", 5) == 0 && len > 7 && strcmp(svg + len - 7, "</svg>\n") == 0,
+                   "an SVG from <?xml to </svg>");
+    KIT_ASSERT_MSG(strcmp(svg, again) == 0, "two renderings of one plot differ");
+    KIT_ASSERT_MSG(count_of(svg, "<polyline") == 2, "one polyline per line: expected 2, got %zu",
+                   count_of(svg, "<polyline"));
+    /* Style 0 draws circles, style 1 squares: a marker per point and one per legend entry. */
+    KIT_ASSERT_MSG(count_of(svg, "<circle") == 3 && count_of(svg, "width=\"7\" height=\"7\"") == 4,
+                   "markers: expected 3 circles and 4 squares, got %zu and %zu", count_of(svg, "<circle"),
+                   count_of(svg, "width=\"7\" height=\"7\""));
+    KIT_ASSERT_MSG(count_of(svg, "stroke-dasharray=\"6 4\"") == 2, "the dashed line and its legend sample are dashed");
+    KIT_ASSERT_MSG(strstr(svg, ">b &lt;&amp;&gt;</text>") != NULL && strstr(svg, "<title>two lines</title>"),
+                   "the legend's names are escaped, the title is the <title>");
+    KIT_ASSERT_MSG(strstr(svg, "2<tspan dy=\"-6\" font-size=\"9\">11</tspan>") != NULL, "log2 ticks read 2^k");
+    KIT_ASSERT_MSG(strstr(svg, "stroke=\"#888888\"") != NULL, "y spans 0 (-2 .. 12): a line at 0");
+    p.series[1].y[0] = 2;
+    free(svg);
+    svg = render_plot(&p);
+    if (svg)
+        KIT_ASSERT_MSG(strstr(svg, "stroke=\"#888888\"") == NULL, "y from 0 up: no line at 0");
+done:
+    free(svg);
+    free(again);
+}
+
+/* ---- sort_bench's logs -------------------------------------------------------------------- */
+
+#define SMALL_LOG_HEAD                                                                   \
+    "device: NVIDIA Test GPU, 4 SMs; times are medians of 7, copy included\n"            \
+    "n      input   sorter                   ms   Gkeys/s    x cub\n"
+#define SMALL_LOG_ROW "2^20   random  cub                   0.100     10.49     1.00\n"
+#define SMALL_LOG_WORST                                                                  \
+    "\n"                                                                                 \
+    "lab 8's worst case against random input of the same size (n = u*E*2^k nearest to 2^lg)\n" \
+    "n          (E, u)    sorter            random ms   worst ms  slowdown   worst Gk/s\n"
+
+/* A log with both tables: CUB, a baseline and a CF sort; a copy, a sorted input; three worst-case rows. */
+static const char small_log[] =
+    SMALL_LOG_HEAD
+    "2^20   random  copy alone            0.010    104.86         \n"
+    SMALL_LOG_ROW
+    "2^20   random  baseline-17-256       0.125      8.39     0.80\n"
+    "2^20   random  cf-17-256             0.200      5.24     0.50\n"
+    "2^20   sorted  cub                   0.050     20.97     1.00\n"
+    "2^22   random  cub                   0.400     10.49     1.00\n"
+    "2^22   random  baseline-17-256       0.250     16.78     1.60\n"
+    "2^22   random  cf-17-256             0.500      8.39     0.80\n"
+    SMALL_LOG_WORST
+    "1114112    (17, 256) cub                   0.100      0.150     50.0%         7.43\n"
+    "1114112    (17, 256) cf-17-256             0.200      0.190     -5.0%         5.86\n"
+    "4456448    (17, 256) cub                   0.400      0.500     25.0%         8.91\n";
+
+/* Reads a log from a string, named mem.log; returns kit_sortlog_read()'s result. */
+static int read_log(const char *text, kit_sortlog *log, char *err, size_t errlen)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    if (!f)
+        f = temp_file(); /* fmemopen of an empty buffer fails on some libcs: an empty file instead */
+    int rc = kit_sortlog_read(f, "mem.log", log, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+static void test_sortlog_read(void)
+{
+    kit_sortlog log;
+    char err[512] = "";
+    int rc = read_log(small_log, &log, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0, "the small log: refused: %s", err);
+    if (rc != 0)
+        return;
+    KIT_ASSERT_MSG(strcmp(log.device, "NVIDIA Test GPU") == 0, "device: got '%s'", log.device);
+    KIT_ASSERT_MSG(log.ntimes == 8 && log.nworst == 3, "expected 8 and 3 rows, got %zu and %zu", log.ntimes,
+                   log.nworst);
+    const kit_sortlog_time *copy = &log.time[0], *base = &log.time[2];
+    KIT_ASSERT_MSG(copy->line == 3 && copy->lg == 20 && strcmp(copy->sorter, "copy alone") == 0 && !copy->has_x_cub &&
+                       copy->ms == 0.010 && copy->gkeys == 104.86,
+                   "row 1: the copy alone at 2^20, line 3");
+    KIT_ASSERT_MSG(base->line == 5 && strcmp(base->input, "random") == 0 && strcmp(base->sorter, "baseline-17-256") == 0 &&
+                       base->has_x_cub && base->ms == 0.125 && base->gkeys == 8.39 && base->x_cub == 0.80,
+                   "row 3: baseline-17-256 at 2^20, line 5");
+    KIT_ASSERT_MSG(strcmp(log.time[4].input, "sorted") == 0 && log.time[7].lg == 22, "rows 5 and 8: sorted, 2^22");
+    const kit_sortlog_worst *w = &log.worst[1];
+    KIT_ASSERT_MSG(w->line == 15 && w->n == 1114112 && w->E == 17 && w->u == 256 && strcmp(w->sorter, "cf-17-256") == 0 &&
+                       w->random_ms == 0.200 && w->worst_ms == 0.190 && w->slowdown == -5.0 && w->worst_gkeys == 5.86,
+                   "worst row 2: cf-17-256 at 1114112, line 15");
+    kit_sortlog_free(&log);
+    KIT_ASSERT_MSG(log.ntimes == 0 && log.time == NULL && log.nworst == 0 && log.worst == NULL, "freed: empty");
+    kit_sortlog_free(&log);
+    /* A --quick log has no worst-case table. */
+    rc = read_log(SMALL_LOG_HEAD SMALL_LOG_ROW, &log, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && log.ntimes == 1 && log.nworst == 0, "a quick log: got %d \"%s\"", rc, err);
+    kit_sortlog_free(&log);
+}
+
+static void test_sortlog_refusals(void)
+{
+    static const char too_long[] = SMALL_LOG_HEAD "2^20 random cub 0.100 10.49 1.00"
+        "                                                                                                    "
+        "                                                                                                    "
+        "                                                                                                    "
+        "                                                                                                    "
+        "                                                                                                    x\n";
+    static const struct {
+        const char *text;
+        const char *want; /* in the message, after "mem.log:" */
+    } cases[] = {
+        {SMALL_LOG_HEAD "2^20   random  cub  0.100  abc  1.00\n", "3: expected a row 'n input sorter"},
+        {SMALL_LOG_HEAD "2^20   random  cub  0.100  10.49\n", "3: expected a row 'n input sorter"},
+        {SMALL_LOG_HEAD "2^x    random  cub  0.100  10.49  1.00\n", "3: expected a row"},
+        {SMALL_LOG_HEAD "2^20   random  cub  -0.100  10.49  1.00\n", "3: expected a row"},
+        {SMALL_LOG_HEAD "2^20   random  cub  0.100  99.00  1.00\n", "3: expected Gkeys/s = 2^K / ms"},
+        {SMALL_LOG_HEAD "FAIL: cf-17-256 gives a different result from cub at 2^20 (random)\n", "3: expected no failure"},
+        {"device: G, 4 SMs; times\nn input sorter ms\n", "2: expected the header 'n input sorter"},
+        {"hello\n", "1: expected the device line"},
+        {"device: NVIDIA H100; times\n", "1: expected the device line"},
+        {"", "1: expected the device line 'device: NAME, N SMs; ...', got the end of the file"},
+        {"device: G, 4 SMs; times\n", "2: expected the first table's header"},
+        {SMALL_LOG_HEAD, "3: expected a row"},
+        {SMALL_LOG_HEAD SMALL_LOG_ROW "\nlab 8's worst case against random input\n", "6: expected the worst-case table's header"},
+        {SMALL_LOG_HEAD SMALL_LOG_ROW SMALL_LOG_WORST "1114112 (17, 256) cub 0.100 0.150 50.0 7.43\n", "7: expected a row 'n (E, u)"},
+        {SMALL_LOG_HEAD SMALL_LOG_ROW SMALL_LOG_WORST "1114112 (17, 256) cub 0.100 0.150 50.0% 7.43 x\n", "7: expected a row 'n (E, u)"},
+        {SMALL_LOG_HEAD SMALL_LOG_ROW SMALL_LOG_WORST "1114112 (17, 256) cub 0.100 0.150 40.0% 7.43\n", "7: expected slowdown"},
+        {SMALL_LOG_HEAD SMALL_LOG_ROW SMALL_LOG_WORST "1114112 (17, 256) cub 0.100 0.150 50.0% 9.99\n", "7: expected worst Gk/s"},
+        {too_long, "3: expected a line of at most"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        kit_sortlog log;
+        char err[512] = "", want[160];
+        snprintf(want, sizeof want, "mem.log:%s", cases[i].want);
+        int rc = read_log(cases[i].text, &log, err, sizeof err);
+        KIT_ASSERT_MSG(rc == -1 && strncmp(err, want, strlen(want)) == 0 && strstr(err, ", got "),
+                       "case %zu: expected a refusal starting \"%s\" and saying what it got, got %d \"%s\"", i, want,
+                       rc, err);
+        KIT_ASSERT_MSG(log.ntimes == 0 && log.time == NULL && log.worst == NULL, "case %zu: the log is left empty", i);
+    }
+}
+
+/* Checks a plot's line: its name, style, dashes and points. */
+static void expect_series(const kit_viz_plot *p, size_t i, const char *name, unsigned style, int dashed, size_t n,
+                          const double *x, const double *y)
+{
+    if (i >= p->nseries) {
+        kit_test_fail(__FILE__, __LINE__, "line %zu (%s): the plot has only %zu lines", i, name, p->nseries);
+        return;
+    }
+    const kit_viz_series *s = &p->series[i];
+    KIT_ASSERT_MSG(strcmp(s->name, name) == 0 && s->style == style && s->dashed == dashed && s->n == n,
+                   "line %zu: expected %s, style %u, %s, %zu points; got %s, %u, %d, %zu", i, name, style,
+                   dashed ? "dashed" : "solid", n, s->name, s->style, s->dashed, s->n);
+    for (size_t k = 0; k < n && k < s->n; k++)
+        KIT_ASSERT_MSG(s->x[k] == x[k] && s->y[k] == y[k], "%s, point %zu: expected (%g, %g), got (%g, %g)", name, k,
+                       x[k], y[k], s->x[k], s->y[k]);
+}
+
+static void test_sortlog_plots(void)
+{
+    kit_sortlog log;
+    kit_viz_plot p;
+    char err[512] = "";
+    if (read_log(small_log, &log, err, sizeof err) != 0) {
+        kit_test_fail(__FILE__, __LINE__, "the small log: %s", err);
+        return;
+    }
+    int rc = kit_sortlog_throughput_plot(&log, "mem.log", &p, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && p.nseries == 3 && p.x_log2, "throughput: 3 lines (no copy, no sorted input), got %d \"%s\"",
+                   rc, err);
+    const double n2[] = {1048576, 4194304}, cub[] = {10.49, 10.49}, base[] = {8.39, 16.78}, cf[] = {5.24, 8.39};
+    expect_series(&p, 0, "CUB", 0, 0, 2, n2, cub);
+    expect_series(&p, 1, "baseline (17, 256)", 1, 1, 2, n2, base);
+    expect_series(&p, 2, "CF (17, 256)", 1, 0, 2, n2, cf);
+    KIT_ASSERT_MSG(strstr(p.title, "NVIDIA Test GPU") && strstr(p.title, "mem.log") && strstr(p.y_label, "Gkeys/s"),
+                   "the title names the device and the file: '%s'", p.title);
+    rc = kit_sortlog_slowdown_plot(&log, "mem.log", &p, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && p.nseries == 2, "slowdown: 2 lines, got %d \"%s\"", rc, err);
+    const double nw[] = {1114112, 4456448}, cub_w[] = {50.0, 25.0}, cf_w[] = {-5.0};
+    expect_series(&p, 0, "CUB", 0, 0, 2, nw, cub_w);
+    expect_series(&p, 1, "CF (17, 256)", 1, 0, 1, nw, cf_w);
+    KIT_ASSERT_MSG(strstr(p.title, "worst case") && strstr(p.title, "NVIDIA Test GPU") && strstr(p.title, "mem.log"),
+                   "the title names the worst case, the device and the file: '%s'", p.title);
+    kit_sortlog_free(&log);
+}
+
+static void test_sortlog_plots_refused(void)
+{
+    static const struct {
+        const char *text;
+        int slowdown;
+        const char *want;
+    } cases[] = {
+        {SMALL_LOG_HEAD "2^22   random  cub  0.400  10.49  1.00\n" SMALL_LOG_ROW, 0,
+         "mem.log:4: expected cub's n to grow from row to row, got 1048576 after 4194304"},
+        {SMALL_LOG_HEAD "2^20   sorted  cub  0.050  20.97  1.00\n", 0, "mem.log: expected rows of sorters on random input"},
+        {SMALL_LOG_HEAD SMALL_LOG_ROW, 1, "mem.log: expected the worst-case table"},
+        {SMALL_LOG_HEAD "2^20 random s1 0.1 10.49 1\n2^20 random s2 0.1 10.49 1\n2^20 random s3 0.1 10.49 1\n"
+                        "2^20 random s4 0.1 10.49 1\n2^20 random s5 0.1 10.49 1\n2^20 random s6 0.1 10.49 1\n"
+                        "2^20 random s7 0.1 10.49 1\n2^20 random s8 0.1 10.49 1\n2^20 random s9 0.1 10.49 1\n",
+         0, "mem.log:11: expected at most 8 sorters"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        kit_sortlog log;
+        kit_viz_plot p;
+        char err[512] = "";
+        if (read_log(cases[i].text, &log, err, sizeof err) != 0) {
+            kit_test_fail(__FILE__, __LINE__, "case %zu: the log itself was refused: %s", i, err);
+            continue;
+        }
+        int rc = cases[i].slowdown ? kit_sortlog_slowdown_plot(&log, "mem.log", &p, err, sizeof err)
+                                   : kit_sortlog_throughput_plot(&log, "mem.log", &p, err, sizeof err);
+        KIT_ASSERT_MSG(rc == -1 && strncmp(err, cases[i].want, strlen(cases[i].want)) == 0,
+                       "case %zu: expected \"%s\", got %d \"%s\"", i, cases[i].want, rc, err);
+        kit_sortlog_free(&log);
+    }
+}
+
+/* Both plots of a committed log: a line per sorter, axes that cover every point, a polyline per line. */
+static void test_sortlog_committed(void)
+{
+    static const char *const logs[][2] = {{"results/2026-11-23-h100-sort-bench-tuned.log", "NVIDIA H100 80GB HBM3"},
+                                          {"results/2026-11-23-h200-sort-bench-tuned.log", "NVIDIA H200"}};
+    for (size_t i = 0; i < ARRAY_LEN(logs); i++) {
+        FILE *f = fopen(logs[i][0], "r");
+        kit_sortlog log;
+        char err[512] = "";
+        if (!f || kit_sortlog_read(f, logs[i][0], &log, err, sizeof err) != 0) {
+            kit_test_fail(__FILE__, __LINE__, "%s: %s", logs[i][0], f ? err : "cannot open it (run from the kit's root)");
+            if (f)
+                fclose(f);
+            continue;
+        }
+        fclose(f);
+        KIT_ASSERT_MSG(strcmp(log.device, logs[i][1]) == 0 && log.ntimes == 80 && log.nworst == 35,
+                       "%s: expected %s, 80 and 35 rows; got %s, %zu, %zu", logs[i][0], logs[i][1], log.device,
+                       log.ntimes, log.nworst);
+        for (int kind = 0; kind < 2; kind++) {
+            kit_viz_plot p;
+            kit_viz_axis x, y;
+            int rc = kind ? kit_sortlog_slowdown_plot(&log, logs[i][0], &p, err, sizeof err)
+                          : kit_sortlog_throughput_plot(&log, logs[i][0], &p, err, sizeof err);
+            if (rc == 0)
+                rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
+            KIT_ASSERT_MSG(rc == 0 && p.nseries == 7, "%s, plot %d: expected 7 sorters, got %d \"%s\"", logs[i][0],
+                           kind, rc, err);
+            if (rc != 0)
+                continue;
+            expect_axes_cover(&p, &x, &y, logs[i][0]);
+            char *svg = render_plot(&p);
+            if (svg)
+                KIT_ASSERT_MSG(count_of(svg, "<polyline") == 7, "%s: expected 7 polylines, got %zu", logs[i][0],
+                               count_of(svg, "<polyline"));
+            free(svg);
+        }
+        kit_sortlog_free(&log);
+    }
+}
+
+/* ---- the benchplot tool, and the plots of handouts/figures ------------------------------------- */
+
+static void test_benchplot_tool(void)
+{
+    char good[64], bad[64], *out, *err;
+    temp_named(good, small_log);
+    temp_named(bad, SMALL_LOG_HEAD "2^20   random  cub  0.100  abc  1.00\n");
+    const struct {
+        const char *args[5];
+        int status;
+        const char *want_err; /* NULL: a plot on stdout and nothing on stderr */
+    } cases[] = {
+        {{"--log", good, "--plot", "throughput"}, 0, NULL},
+        {{"--log", good, "--plot", "slowdown"}, 0, NULL},
+        {{"--help"}, 0, ""},
+        {{"--log", bad, "--plot", "throughput"}, 2, ":3: expected a row 'n input sorter"},
+        {{"--log", good, "--plot", "pie"}, 2, "--plot: expected throughput or slowdown, got pie"},
+        {{"--log", good}, 2, "give both --log FILE and --plot"},
+        {{"--log", "/nonexistent/x.log", "--plot", "slowdown"}, 2, "cannot open /nonexistent/x.log"},
+        {{"--color"}, 2, "unknown option --color"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        int rc = run_program(BENCHPLOT, cases[i].args, &out, &err);
+        KIT_ASSERT_MSG(rc == cases[i].status, "case %zu (%s): expected exit %d, got %d (%s)", i, cases[i].args[0],
+                       cases[i].status, rc, err);
+        if (!cases[i].want_err)
+            KIT_ASSERT_MSG(strncmp(out, "<?xml", 5) == 0 && count_of(out, "<polyline") >= 2 && err[0] == '\0',
+                           "case %zu: expected an SVG and a quiet stderr, got \"%.60s\" \"%s\"", i, out, err);
+        else if (cases[i].status != 0)
+            KIT_ASSERT_MSG(strstr(err, cases[i].want_err) && out[0] == '\0',
+                           "case %zu: expected \"%s\" on stderr and nothing on stdout, got \"%s\"", i,
+                           cases[i].want_err, err);
+        else
+            KIT_ASSERT_MSG(strstr(out, "usage: benchplot") != NULL, "--help prints the usage");
+        free(out);
+        free(err);
+    }
+    remove(good);
+    remove(bad);
+}
+
+/* Compares the plots mk/bench-plots.sh wrote into dir with handouts/figures/; returns how many it wrote. */
+static size_t compare_plots(const char *dir)
+{
+    size_t written = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d)) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512], committed[512], what[600];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        snprintf(committed, sizeof committed, "%s/%s", FIGURE_DIR, e->d_name);
+        snprintf(what, sizeof what, "%s, drawn again by mk/bench-plots.sh", committed);
+        char *got = read_file(path);
+        if (got)
+            expect_golden(committed, got, what, "make bench-plots");
+        free(got);
+        remove(path);
+        written++;
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+    return written;
+}
+
+static void test_bench_plots_committed(void)
+{
+    char dir[] = "/tmp/test_viz_plots_XXXXXX", *out, *err;
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(2);
+    }
+    const char *args[] = {"mk/bench-plots.sh", BENCHPLOT, dir, NULL};
+    int rc = run_program("/bin/bash", args, &out, &err);
+    KIT_ASSERT_MSG(rc == 0 && out[0] == '\0' && err[0] == '\0',
+                   "bash mk/bench-plots.sh: expected exit 0 and no output, got %d \"%s\" \"%s\"", rc, out, err);
+    free(out);
+    free(err);
+    size_t written = compare_plots(dir);
+    KIT_ASSERT_MSG(written == 4, "mk/bench-plots.sh: expected 4 plots, got %zu", written);
+    /* No plot in handouts/figures/ that the script no longer draws. */
+    size_t committed = 0;
+    DIR *d = opendir(FIGURE_DIR);
+    for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d))
+        committed += strncmp(e->d_name, "009-bench-", 10) == 0;
+    if (d)
+        closedir(d);
+    KIT_ASSERT_MSG(committed == written, "%s holds %zu plots 009-bench-*, mk/bench-plots.sh draws %zu", FIGURE_DIR,
+                   committed, written);
+}
+
 static void register_tests(void)
 {
     CU_pSuite figs = kit_test_suite("the papers' figures");
@@ -1036,6 +1552,25 @@ static void register_tests(void)
     kit_test_add(tool, "--dump-trace then --trace draws the same picture", test_tool_dump_round_trip);
     if (access(BANKVIZ, X_OK) != 0)
         kit_test_skip_suite(tool, BANKVIZ " is not built (make " BANKVIZ ")");
+
+    CU_pSuite plot = kit_test_suite("line plots");
+    kit_test_add(plot, "kit_viz_plot_point: lines by name, limits", test_plot_point);
+    kit_test_add(plot, "kit_viz_plot_axes: ranges that cover the points, ticks", test_plot_axes);
+    kit_test_add(plot, "kit_viz_plot_axes: refusals, and nothing drawn for them", test_plot_axes_refused);
+    kit_test_add(plot, "kit_viz_render_plot_svg: a polyline per line, markers, legend, determinism", test_plot_svg);
+
+    CU_pSuite log = kit_test_suite("sort_bench logs");
+    kit_test_add(log, "kit_sortlog_read: both tables, row for row", test_sortlog_read);
+    kit_test_add(log, "kit_sortlog_read: a malformed line is refused with its file and line", test_sortlog_refusals);
+    kit_test_add(log, "kit_sortlog_throughput_plot and kit_sortlog_slowdown_plot", test_sortlog_plots);
+    kit_test_add(log, "the plots refuse what they cannot draw", test_sortlog_plots_refused);
+    kit_test_add(log, "the committed logs of results/: 7 sorters, axes that cover them", test_sortlog_committed);
+
+    CU_pSuite bench = kit_test_suite("the benchplot tool");
+    kit_test_add(bench, "good and bad logs and options: exit status and messages", test_benchplot_tool);
+    kit_test_add(bench, "handouts/figures/009-bench-*.svg are what make bench-plots draws", test_bench_plots_committed);
+    if (access(BENCHPLOT, X_OK) != 0)
+        kit_test_skip_suite(bench, BENCHPLOT " is not built (make " BENCHPLOT ")");
 }
 
 int main(void)

@@ -1,6 +1,7 @@
 /* Builds and draws bank grids (see kit_viz.h), and holds the handouts' figures as scenarios of accesses. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -683,7 +684,11 @@ static int svg_wrapped(FILE *f, const char *s, size_t width, int x, int y, int l
     return lines;
 }
 
-/* Layout of the SVG, in pixels; a 12 px monospace character is about 7.2 px wide. */
+/*
+ * Layout of the SVG, in pixels; a 12 px monospace character is about 7.2 px wide. PLOT_: a line
+ * plot's area, the room left of it for the y axis' labels and below it for the x axis', and its
+ * legend's line samples and entries.
+ */
 enum {
     SVG_MARGIN = 12,
     SVG_CHAR = 8,
@@ -692,6 +697,13 @@ enum {
     SVG_MIN_WIDTH = 460,
     SVG_LINE = 16,
     SVG_SWATCH = 14,
+    PLOT_AREA_W = 460,
+    PLOT_AREA_H = 300,
+    PLOT_LEFT = 84,
+    PLOT_BELOW = 48,
+    PLOT_LEGEND_GAP = 28,
+    PLOT_SAMPLE_W = 28,
+    PLOT_ENTRY_H = 20,
 };
 
 /* The counts under one grid, short enough to fit under it: "ld: cost 1, conflicts 0". */
@@ -726,6 +738,56 @@ static void svg_dashed(FILE *f, int x, int y1, int y2)
             x, y1, x, y2);
 }
 
+/* The characters a line of small text (12 px) holds in a picture this wide, between its margins. */
+static size_t svg_chars(int width)
+{
+    return (size_t)(width - 2 * SVG_MARGIN) / 7;
+}
+
+/* The same for the title (14 px, bold). */
+static size_t svg_title_chars(int width)
+{
+    return (size_t)(width - 2 * SVG_MARGIN) / 9;
+}
+
+/* The height that svg_begin()'s title and note take when they wrap to this width. */
+static int svg_heading_height(int width, const char *title, const char *note)
+{
+    int title_lines = title[0] ? svg_wrapped(NULL, title, svg_title_chars(width), 0, 0, 0, "") : 0;
+    int note_lines = note[0] ? svg_wrapped(NULL, note, svg_chars(width), 0, 0, 0, "") : 0;
+    return title_lines * 18 + note_lines * SVG_LINE;
+}
+
+/*
+ * Starts a picture width by height: the prologue, the <svg> element, its <title> (name, then " - "
+ * and the note if there is one) and a white background, then the heading (bold) and the note
+ * (italic), each wrapped as in a picture wrap wide and left out when empty. Returns the baseline of
+ * the line after them.
+ */
+static int svg_begin(FILE *f, int width, int height, int wrap, const char *name, const char *heading, const char *note)
+{
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"12\">\n",
+            width, height, width, height);
+    fputs("<title>", f);
+    xml_put(f, name);
+    if (note[0]) {
+        fputs(" - ", f);
+        xml_put(f, note);
+    }
+    fputs("</title>\n", f);
+    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
+    int y = SVG_MARGIN + 14;
+    if (heading[0])
+        y += 18 * svg_wrapped(f, heading, svg_title_chars(wrap), SVG_MARGIN, y, 18,
+                              " font-size=\"14\" font-weight=\"bold\"");
+    if (note[0])
+        y += SVG_LINE * svg_wrapped(f, note, svg_chars(wrap), SVG_MARGIN, y, SVG_LINE, " font-style=\"italic\"");
+    return y;
+}
+
 static const char svg_cost_text[] =
     "cost: the papers' count, per step the most distinct words one bank serves; conflicts: the profiler's count, "
     "the cost minus 1 per step (per phase for accesses wider than a bank)";
@@ -734,8 +796,7 @@ static const char svg_cost_text[] =
 typedef struct svg_layout {
     int cell_w, row_w, panel_w;        /* a cell; the row labels; one grid with its row labels */
     int width, height;                 /* the whole picture */
-    size_t chars, title_chars;         /* the characters a line holds: of small text, of the title */
-    int title_lines, note_lines;       /* the lines the title and the note wrap to */
+    size_t chars;                      /* the characters a line of small text holds */
     int top, grid_top, grid_h;         /* the grids' headings, their first row, their height */
     int legend_top;                    /* the legend's first item */
     int highlighted, shared, dividers; /* what the legend explains, besides the categories */
@@ -746,10 +807,8 @@ typedef struct svg_layout {
 /* The heights, once the widths and the legend's items are known, so that the <svg> element can state its size. */
 static void svg_plan_heights(const kit_viz_view *v, const kit_viz_grid *g0, int count_lines, svg_layout *L)
 {
-    L->title_lines = v->title[0] ? svg_wrapped(NULL, v->title, L->title_chars, 0, 0, 0, "") : 0;
-    L->note_lines = v->note[0] ? svg_wrapped(NULL, v->note, L->chars, 0, 0, 0, "") : 0;
     int desc_lines = svg_wrapped(NULL, L->desc, L->chars, 0, 0, 0, "");
-    L->top = SVG_MARGIN + L->title_lines * 18 + (L->note_lines + desc_lines) * SVG_LINE + 8;
+    L->top = SVG_MARGIN + svg_heading_height(L->width, v->title, v->note) + desc_lines * SVG_LINE + 8;
     L->grid_top = L->top + 22;
     L->grid_h = (int)g0->w * SVG_CELL_H;
     L->legend_top = L->grid_top + L->grid_h + 8 + count_lines * SVG_LINE + 12;
@@ -772,8 +831,7 @@ static void svg_plan(const kit_viz_view *v, const kit_viz_grid *g, size_t ng, sv
     L->panel_w = L->row_w + (int)g0->cols * L->cell_w;
     int content_w = (int)ng * L->panel_w + ((int)ng - 1) * SVG_GAP;
     L->width = (content_w > SVG_MIN_WIDTH ? content_w : SVG_MIN_WIDTH) + 2 * SVG_MARGIN;
-    L->chars = (size_t)(L->width - 2 * SVG_MARGIN) / 7;
-    L->title_chars = (size_t)(L->width - 2 * SVG_MARGIN) / 9;
+    L->chars = svg_chars(L->width);
     for (size_t i = 0; i < ng; i++) {
         int k = svg_counts(counts, &g[i]);
         count_lines = k > count_lines ? k : count_lines;
@@ -786,27 +844,10 @@ static void svg_plan(const kit_viz_view *v, const kit_viz_grid *g, size_t ng, sv
     svg_plan_heights(v, g0, count_lines, L);
 }
 
-/* The prologue, the <svg> element with its <title> and background, then the title, the note and the description. */
+/* The prologue, the heading and the description of the grids. */
 static void svg_head(FILE *f, const kit_viz_view *v, const svg_layout *L)
 {
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"12\">\n",
-            L->width, L->height, L->width, L->height);
-    fputs("<title>", f);
-    xml_put(f, v->title[0] ? v->title : "bank grid");
-    if (v->note[0]) {
-        fputs(" - ", f);
-        xml_put(f, v->note);
-    }
-    fputs("</title>\n", f);
-    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", L->width, L->height);
-    int y = SVG_MARGIN + 14;
-    if (L->title_lines)
-        y += 18 * svg_wrapped(f, v->title, L->title_chars, SVG_MARGIN, y, 18, " font-size=\"14\" font-weight=\"bold\"");
-    if (L->note_lines)
-        y += SVG_LINE * svg_wrapped(f, v->note, L->chars, SVG_MARGIN, y, SVG_LINE, " font-style=\"italic\"");
+    int y = svg_begin(f, L->width, L->height, L->width, v->title[0] ? v->title : "bank grid", v->title, v->note);
     svg_wrapped(f, L->desc, L->chars, SVG_MARGIN, y, SVG_LINE, " fill=\"#444444\"");
 }
 
@@ -900,6 +941,312 @@ int kit_viz_render_svg(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, si
     svg_legend(f, v, &L);
     fputs("</svg>\n", f);
     return ferror(f) ? -1 : 0;
+}
+
+/* ---- line plots ----------------------------------------------------------------- */
+
+/* A marker's shape. */
+enum { MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE, MARK_DIAMOND, MARK_DOWN };
+
+/* A line's style: a colour (Okabe and Ito's palette, which colour-blind readers tell apart, black first) and a marker. */
+static const struct {
+    const char *colour;
+    int marker;
+} plot_style[KIT_VIZ_MAX_SERIES] = {
+    {"#000000", MARK_CIRCLE},  {"#0072b2", MARK_SQUARE}, {"#d55e00", MARK_TRIANGLE}, {"#009e73", MARK_DIAMOND},
+    {"#cc79a7", MARK_DOWN},    {"#e69f00", MARK_CIRCLE}, {"#56b4e9", MARK_SQUARE},   {"#8c564b", MARK_TRIANGLE},
+};
+
+int kit_viz_plot_point(kit_viz_plot *p, const char *series, double x, double y)
+{
+    size_t len = strlen(series), i = 0;
+    if (len == 0 || len >= KIT_VIZ_NAME_LEN || p->nseries > KIT_VIZ_MAX_SERIES)
+        return -1;
+    while (i < p->nseries && strcmp(p->series[i].name, series) != 0)
+        i++;
+    if (i == KIT_VIZ_MAX_SERIES || (i < p->nseries && p->series[i].n >= KIT_VIZ_MAX_POINTS))
+        return -1;
+    kit_viz_series *s = &p->series[i];
+    if (i == p->nseries) {
+        memset(s, 0, sizeof *s);
+        memcpy(s->name, series, len + 1);
+        s->style = (unsigned)i;
+        p->nseries++;
+    }
+    s->x[s->n] = x;
+    s->y[s->n] = y;
+    s->n++;
+    return (int)i;
+}
+
+/* Says what is wrong with one line, or returns 0. */
+static int plot_check_series(const kit_viz_plot *p, const kit_viz_series *s, char *err, size_t errlen)
+{
+    if (s->n == 0 || s->n > KIT_VIZ_MAX_POINTS) {
+        snprintf(err, errlen, "line '%s' has %zu points, expected 1 .. %d", s->name, s->n, KIT_VIZ_MAX_POINTS);
+        return -1;
+    }
+    if (s->style >= KIT_VIZ_MAX_SERIES) {
+        snprintf(err, errlen, "line '%s' has style %u, expected 0 .. %d", s->name, s->style, KIT_VIZ_MAX_SERIES - 1);
+        return -1;
+    }
+    for (size_t k = 0; k < s->n; k++) {
+        if (!isfinite(s->x[k]) || !isfinite(s->y[k])) {
+            snprintf(err, errlen, "line '%s', point %zu: (%g, %g) is not a pair of finite numbers", s->name, k,
+                     s->x[k], s->y[k]);
+            return -1;
+        }
+        if (p->x_log2 && s->x[k] <= 0) {
+            snprintf(err, errlen, "line '%s', point %zu: x = %g, but a log2 axis takes only x > 0", s->name, k,
+                     s->x[k]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The smallest of 1, 2 and 5 times a power of ten that cuts span (> 0) into at most max_steps intervals. */
+static double nice_step(double span, unsigned max_steps)
+{
+    static const double mult[] = {1, 2, 5, 10};
+    double raw = span / max_steps, mag = 1;
+    while (mag > raw)
+        mag /= 10;
+    while (mag * 10 <= raw)
+        mag *= 10;
+    size_t m = 0;
+    while (mult[m] * mag < raw)
+        m++;
+    return mult[m] * mag;
+}
+
+/* A linear axis from lo to hi (values), its ends on ticks of a nice step. */
+static void linear_axis(double lo, double hi, kit_viz_axis *a)
+{
+    if (hi <= lo)
+        hi = lo + 1;
+    memset(a, 0, sizeof *a);
+    a->step = nice_step(hi - lo, 8);
+    a->lo = floor(lo / a->step + 1e-9) * a->step;
+    a->hi = ceil(hi / a->step - 1e-9) * a->step;
+    a->ticks = (unsigned)lround((a->hi - a->lo) / a->step) + 1;
+    for (double t = a->step; t < 0.999999 && a->decimals < 9; t *= 10)
+        a->decimals++;
+}
+
+/* A log2 axis covering lo .. hi (values > 0): from the power of two at or below lo to the one at or above hi. */
+static void log2_axis(double lo, double hi, kit_viz_axis *a)
+{
+    double e_lo = floor(log2(lo) + 1e-9), e_hi = ceil(log2(hi) - 1e-9);
+    if (e_hi <= e_lo)
+        e_hi = e_lo + 1;
+    memset(a, 0, sizeof *a);
+    a->log2 = 1;
+    a->step = 1;
+    while ((e_hi - e_lo) / a->step > 12)
+        a->step *= 2;
+    a->lo = floor(e_lo / a->step) * a->step;
+    a->hi = ceil(e_hi / a->step) * a->step;
+    a->ticks = (unsigned)lround((a->hi - a->lo) / a->step) + 1;
+}
+
+int kit_viz_plot_axes(const kit_viz_plot *p, kit_viz_axis *x, kit_viz_axis *y, char *err, size_t errlen)
+{
+    if (p->nseries == 0 || p->nseries > KIT_VIZ_MAX_SERIES) {
+        snprintf(err, errlen, "the plot has %zu lines, expected 1 .. %d", p->nseries, KIT_VIZ_MAX_SERIES);
+        return -1;
+    }
+    double x_lo = INFINITY, x_hi = -INFINITY, y_lo = 0, y_hi = 0; /* y covers 0 */
+    for (size_t i = 0; i < p->nseries; i++) {
+        const kit_viz_series *s = &p->series[i];
+        if (plot_check_series(p, s, err, errlen) != 0)
+            return -1;
+        for (size_t k = 0; k < s->n; k++) {
+            x_lo = fmin(x_lo, s->x[k]), x_hi = fmax(x_hi, s->x[k]);
+            y_lo = fmin(y_lo, s->y[k]), y_hi = fmax(y_hi, s->y[k]);
+        }
+    }
+    if (p->x_log2)
+        log2_axis(x_lo, x_hi, x);
+    else
+        linear_axis(x_lo, x_hi, x);
+    linear_axis(y_lo, y_hi, y);
+    return 0;
+}
+
+/* Where a plot's pieces go: its axes and its plotting area. */
+typedef struct plot_frame {
+    kit_viz_axis x, y;
+    int left, top;       /* the plotting area's top left corner */
+    int legend_x;        /* the legend's left edge */
+    int width, height;   /* the whole picture */
+    int wrap;            /* the width the heading wraps to */
+} plot_frame;
+
+/* A place along an axis in its units (an exponent on a log2 axis), from 0 (lo) to 1 (hi). */
+static double axis_frac(const kit_viz_axis *a, double units)
+{
+    return (units - a->lo) / (a->hi - a->lo);
+}
+
+/* A value's place along an axis, from 0 (lo) to 1 (hi). */
+static double axis_at(const kit_viz_axis *a, double v)
+{
+    return axis_frac(a, a->log2 ? log2(v) : v);
+}
+
+static double plot_px(const plot_frame *F, double x)
+{
+    return F->left + axis_at(&F->x, x) * PLOT_AREA_W;
+}
+
+static double plot_py(const plot_frame *F, double y)
+{
+    return F->top + (1 - axis_at(&F->y, y)) * PLOT_AREA_H;
+}
+
+/* Tick k's value in axis units, 0 written as 0 (not -0.0) where rounding leaves a trace. */
+static double tick_value(const kit_viz_axis *a, unsigned k)
+{
+    double v = a->lo + k * a->step;
+    return fabs(v) < a->step * 1e-6 ? 0 : v;
+}
+
+/* The x axis: a grid line, a tick and a label at each tick (2^k on a log2 axis), then the axis' label. */
+static void plot_x_axis(FILE *f, const kit_viz_plot *p, const plot_frame *F)
+{
+    int bottom = F->top + PLOT_AREA_H;
+    for (unsigned k = 0; k < F->x.ticks; k++) {
+        double v = tick_value(&F->x, k), px = F->left + axis_frac(&F->x, v) * PLOT_AREA_W;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e5e5e5\"/>\n", px, F->top, px, bottom);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333333\"/>\n", px, bottom, px, bottom + 5);
+        fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", px, bottom + 20);
+        if (F->x.log2)
+            fprintf(f, "2<tspan dy=\"-6\" font-size=\"9\">%.0f</tspan>", v);
+        else
+            fprintf(f, "%.*f", F->x.decimals, v);
+        fputs("</text>\n", f);
+    }
+    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", F->left + PLOT_AREA_W / 2, bottom + 40);
+    xml_put(f, p->x_label);
+    fputs("</text>\n", f);
+}
+
+/* The y axis: a grid line, a tick and a label at each tick, the line at 0 if it runs inside, the label upright. */
+static void plot_y_axis(FILE *f, const kit_viz_plot *p, const plot_frame *F)
+{
+    int right = F->left + PLOT_AREA_W;
+    for (unsigned k = 0; k < F->y.ticks; k++) {
+        double v = tick_value(&F->y, k), py = F->top + (1 - axis_frac(&F->y, v)) * PLOT_AREA_H;
+        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n", F->left, py, right, py);
+        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#333333\"/>\n", F->left - 5, py, F->left,
+                py);
+        fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n", F->left - 8, py + 4, F->y.decimals, v);
+    }
+    if (F->y.lo < 0 && F->y.hi > 0)
+        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888888\" stroke-width=\"1.5\"/>\n",
+                F->left, plot_py(F, 0), right, plot_py(F, 0));
+    int cx = SVG_MARGIN + 10, cy = F->top + PLOT_AREA_H / 2;
+    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 %d %d)\">", cx, cy, cx, cy);
+    xml_put(f, p->y_label);
+    fputs("</text>\n", f);
+}
+
+/* A marker of the style at (x, y): filled with the style's colour, or white when hollow. */
+static void plot_marker(FILE *f, unsigned style, int hollow, double x, double y)
+{
+    static const double shape[][4][2] = {
+        [MARK_TRIANGLE] = {{0, -4.5}, {4, 3}, {-4, 3}, {0, 0}},
+        [MARK_DIAMOND] = {{0, -4.5}, {4.5, 0}, {0, 4.5}, {-4.5, 0}},
+        [MARK_DOWN] = {{0, 4.5}, {4, -3}, {-4, -3}, {0, 0}},
+    };
+    const char *colour = plot_style[style].colour, *fill = hollow ? "#ffffff" : colour;
+    int mark = plot_style[style].marker;
+    if (mark == MARK_CIRCLE)
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"", x, y);
+    else if (mark == MARK_SQUARE)
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\"", x - 3.5, y - 3.5);
+    else {
+        fputs("<polygon points=\"", f);
+        for (int c = 0; c < (mark == MARK_DIAMOND ? 4 : 3); c++)
+            fprintf(f, "%s%.1f,%.1f", c ? " " : "", x + shape[mark][c][0], y + shape[mark][c][1]);
+        fputc('"', f);
+    }
+    fprintf(f, " fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>\n", fill, colour);
+}
+
+/* The attributes that draw a line of the series: its colour, width and dashes. */
+static void plot_stroke(FILE *f, const kit_viz_series *s)
+{
+    fprintf(f, " fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s", plot_style[s->style].colour,
+            s->dashed ? " stroke-dasharray=\"6 4\"" : "");
+}
+
+/* One line: a <polyline> through its points, then a marker on each. */
+static void plot_series(FILE *f, const kit_viz_series *s, const plot_frame *F)
+{
+    fputs("<polyline", f);
+    plot_stroke(f, s);
+    fputs(" points=\"", f);
+    for (size_t k = 0; k < s->n; k++)
+        fprintf(f, "%s%.1f,%.1f", k ? " " : "", plot_px(F, s->x[k]), plot_py(F, s->y[k]));
+    fputs("\"/>\n", f);
+    for (size_t k = 0; k < s->n; k++)
+        plot_marker(f, s->style, s->dashed, plot_px(F, s->x[k]), plot_py(F, s->y[k]));
+}
+
+/* The legend, right of the plotting area: per line, a sample of it (a <line> and a marker) and its name. */
+static void plot_legend(FILE *f, const kit_viz_plot *p, const plot_frame *F)
+{
+    for (size_t i = 0; i < p->nseries; i++) {
+        const kit_viz_series *s = &p->series[i];
+        int y = F->top + 10 + (int)i * PLOT_ENTRY_H;
+        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"", F->legend_x, y, F->legend_x + PLOT_SAMPLE_W, y);
+        plot_stroke(f, s);
+        fputs("/>\n", f);
+        plot_marker(f, s->style, s->dashed, F->legend_x + PLOT_SAMPLE_W / 2, y);
+        fprintf(f, "<text x=\"%d\" y=\"%d\">", F->legend_x + PLOT_SAMPLE_W + 8, y + 4);
+        xml_put(f, s->name);
+        fputs("</text>\n", f);
+    }
+}
+
+/* Lays the plot out: the legend as wide as its longest name, the heading wrapped above the plotting area. */
+static void plot_plan(const kit_viz_plot *p, plot_frame *F)
+{
+    size_t longest = 0;
+    for (size_t i = 0; i < p->nseries; i++)
+        longest = strlen(p->series[i].name) > longest ? strlen(p->series[i].name) : longest;
+    F->left = SVG_MARGIN + PLOT_LEFT;
+    F->legend_x = F->left + PLOT_AREA_W + PLOT_LEGEND_GAP;
+    F->width = F->legend_x + PLOT_SAMPLE_W + 8 + SVG_CHAR * (int)longest + SVG_MARGIN;
+    /* svg_chars() counts 7 px a character, and DejaVu Sans Mono takes 7.22 at 12 px: 1/32 less keeps a full line inside. */
+    F->wrap = F->width - F->width / 32;
+    F->top = SVG_MARGIN + svg_heading_height(F->wrap, p->title, p->note) + 16;
+    int legend_h = (int)p->nseries * PLOT_ENTRY_H;
+    F->height = F->top + (legend_h > PLOT_AREA_H ? legend_h : PLOT_AREA_H) + PLOT_BELOW + SVG_MARGIN;
+}
+
+int kit_viz_render_plot_svg(FILE *f, const kit_viz_plot *p, char *err, size_t errlen)
+{
+    plot_frame F;
+    if (kit_viz_plot_axes(p, &F.x, &F.y, err, errlen) != 0)
+        return -1;
+    plot_plan(p, &F);
+    svg_begin(f, F.width, F.height, F.wrap, p->title[0] ? p->title : "plot", p->title, p->note);
+    plot_x_axis(f, p, &F);
+    plot_y_axis(f, p, &F);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333333\"/>\n", F.left, F.top,
+            PLOT_AREA_W, PLOT_AREA_H);
+    for (size_t i = 0; i < p->nseries; i++)
+        plot_series(f, &p->series[i], &F);
+    plot_legend(f, p, &F);
+    fputs("</svg>\n", f);
+    if (fflush(f) != 0 || ferror(f)) {
+        snprintf(err, errlen, "could not write the plot");
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- traces with a view --------------------------------------------------------- */

@@ -2,8 +2,9 @@
  * Draws shared memory as the papers do (one row per bank, one column per group of w
  * consecutive words) from recorded accesses, as text or SVG, and builds the handouts'
  * figures as accesses so that they go through the same path as a recorded trace.
- * The figure drawer behind the bankviz tool: it lives beside it in common/tools/, and only
- * bankviz and its test (test_viz) link it; the kit's libraries and the grader do not.
+ * Also draws line plots (kit_viz_render_plot_svg()), with the same SVG writer, for benchplot.
+ * The figure drawer behind the bankviz and benchplot tools: it lives beside them in common/tools/,
+ * and only they and their test (test_viz) link it; the kit's libraries and the grader do not.
  */
 #ifndef KIT_VIZ_H
 #define KIT_VIZ_H
@@ -188,6 +189,89 @@ int kit_viz_trace_write(FILE *f, const kit_viz_view *v, const kit_access *acc, s
  * @return 0, or -1 with a message in @p err
  */
 int kit_viz_trace_read(FILE *f, kit_viz_view *v, kit_access **acc, size_t *n, char *err, size_t errlen);
+
+/* ---- line plots --------------------------------------------------------------------- */
+
+#define KIT_VIZ_MAX_SERIES 8       /**< the most lines one plot may hold (also the styles there are) */
+#define KIT_VIZ_MAX_POINTS 32      /**< the most points one line may join */
+#define KIT_VIZ_NAME_LEN 48        /**< room for a line's name (in the legend) of 47 characters */
+
+/** One line of a plot: its name in the legend, how it is drawn, and its points. */
+typedef struct kit_viz_series {
+    char name[KIT_VIZ_NAME_LEN]; /**< the legend's text for it */
+    unsigned style;              /**< 0 .. KIT_VIZ_MAX_SERIES - 1: its colour and marker shape (0 is black) */
+    int dashed;                  /**< 1: a dashed line and hollow markers; 0: a solid line and filled markers */
+    size_t n;                    /**< points in x[] and y[] */
+    double x[KIT_VIZ_MAX_POINTS]; /**< the points' x, joined in this order (not sorted by the drawer) */
+    double y[KIT_VIZ_MAX_POINTS]; /**< their y */
+} kit_viz_series;
+
+/** A line plot: a title, two labelled axes, and the lines, each with a legend entry. */
+typedef struct kit_viz_plot {
+    char title[KIT_VIZ_TEXT_LEN];   /**< the heading and the SVG's `<title>` */
+    char note[KIT_VIZ_TEXT_LEN];    /**< a sentence under the title, or empty */
+    char x_label[KIT_VIZ_TEXT_LEN]; /**< under the x axis */
+    char y_label[KIT_VIZ_TEXT_LEN]; /**< beside the y axis, turned upright */
+    int x_log2;                     /**< 1: the x axis has a log2 scale, ticks at powers of two written 2^k */
+    size_t nseries;                 /**< lines in series[] */
+    kit_viz_series series[KIT_VIZ_MAX_SERIES]; /**< the lines, drawn and listed in the legend in this order */
+} kit_viz_plot;
+
+/** One axis of a plot as drawn: its ends and its ticks, in axis units (exponents of 2 on a log2 axis). */
+typedef struct kit_viz_axis {
+    int log2;          /**< 1: a value v sits at log2(v); the ticks are powers of two */
+    double lo;         /**< the low end of the axis, where the first tick stands */
+    double hi;         /**< the high end, where the last tick stands */
+    double step;       /**< between two ticks */
+    unsigned ticks;    /**< how many: lo + k * step for k = 0 .. ticks - 1, the last at hi */
+    int decimals;      /**< digits after the point in a linear axis' tick labels */
+} kit_viz_axis;
+
+/**
+ * Adds a point to the plot's line of the given name, creating the line (solid, style = its index)
+ * when the plot has none of that name yet.
+ * @param[in,out] p      the plot (zeroed by the caller before the first point)
+ * @param[in]     series the line's name
+ * @param[in]     x      the point's x
+ * @param[in]     y      the point's y
+ * @return the line's index in p->series, or -1 when the name is empty or longer than
+ *         KIT_VIZ_NAME_LEN - 1, or the plot would hold more than KIT_VIZ_MAX_SERIES lines or the line
+ *         more than KIT_VIZ_MAX_POINTS points (the plot is then unchanged)
+ */
+int kit_viz_plot_point(kit_viz_plot *p, const char *series, double x, double y);
+
+/**
+ * Works out the axes a plot is drawn with. Each axis covers every point. The y axis is linear and
+ * also covers 0; its ticks are 1, 2 or 5 times a power of ten apart, at most 8 intervals, and its
+ * ends are ticks. A log2 x axis runs from the power of two at or below the smallest x to the one at
+ * or above the largest, with a tick at every power (every 2nd, 4th, .. when that makes more than 12
+ * intervals); a linear x axis is laid out as the y axis, without 0 added.
+ * @param[in]  p      the plot
+ * @param[out] x      its x axis
+ * @param[out] y      its y axis
+ * @param[out] err    why not: no line, a line without points, too many lines or points, a style out
+ *                    of range, a value that is not finite, an x at or below 0 on a log2 axis
+ * @param[in]  errlen size of @p err
+ * @return 0, or -1 with a message in @p err
+ */
+int kit_viz_plot_axes(const kit_viz_plot *p, kit_viz_axis *x, kit_viz_axis *y, char *err, size_t errlen);
+
+/**
+ * Writes a plot as one SVG picture: the title and note on top; the plotting area with a light grid
+ * at the ticks, tick labels and the axis labels, and a grey line at y = 0 when the y axis spans 0;
+ * each line as one `<polyline>` with a marker at each point (`<circle>`, `<rect>` or `<polygon>`);
+ * and a legend to the right, an entry per line in order, sampled with `<line>` elements. The axes
+ * are those of kit_viz_plot_axes(). The output depends on nothing but the plot, so it can be
+ * compared byte for byte.
+ * @param[in]  f      where to write
+ * @param[in]  p      the plot
+ * @param[out] err    why not: what kit_viz_plot_axes() refuses, or a write error
+ * @param[in]  errlen size of @p err
+ * @return 0, or -1 with a message in @p err (nothing is written for a plot it refuses)
+ */
+int kit_viz_render_plot_svg(FILE *f, const kit_viz_plot *p, char *err, size_t errlen);
+
+/* ---- the handouts' figures ---------------------------------------------------------- */
 
 /** A built-in figure: its view and the accesses that draw it. */
 typedef struct kit_viz_figure {
