@@ -314,6 +314,9 @@ static int compiler_made(const char *s, const vet_object *allowed, size_t nallow
     return 0;
 }
 
+/* Why a definition of a reserved name is refused, in the source check and the object check alike. */
+#define RESERVED_WHY "C++ reserves names that begin with __ or with _ and a capital letter for the compiler and CUDA"
+
 /* Does the identifier at p (n characters) begin as C++ reserves for the implementation: __, or _ and a capital? */
 static int reserved_word(const char *p, size_t n)
 {
@@ -378,8 +381,7 @@ int vet_compare(const vet_object *student, const vet_object *allowed, size_t nal
             continue;
         char word[256];
         if (strncmp(s, "_Z", 2) == 0 && may_name_reserved(s) && reserved_in(demangled(s, name), word))
-            return kit_err(why, len, "not accepted: the file defines %s, and C++ reserves names that begin with __ or "
-                                    "with _ and a capital letter (%s) for the compiler and CUDA", name, word);
+            return kit_err(why, len, "not accepted: the file defines %s, and " RESERVED_WHY " (here: %s)", name, word);
         if (strncmp(s, "_Z", 2) != 0)
             return kit_err(why, len, "not accepted: the file defines %s, a name outside C++'s (extern \"C\" or a "
                                     "global of C), which could replace a library's", s);
@@ -516,9 +518,8 @@ static int reserved_definition(walk *w, const char *word, char c, char *why, siz
     } else if (c == ')' && w->def == 2) {
         w->def = --w->deep == 0 ? 3 : 2;
     } else if (c == '{' && w->def == 3) {
-        return kit_err(why, len, "%s:%ld: not accepted: the file defines %s, and C++ reserves names that begin "
-                                "with __ or with _ and a capital letter for the compiler and CUDA",
-                       base_name(w->student), w->line, w->def_word);
+        return kit_err(why, len, "%s:%ld: not accepted: the file defines %s, and " RESERVED_WHY, base_name(w->student),
+                       w->line, w->def_word);
     } else if (w->def != 2 && !(w->def == 3 && strchr("-:>*&", c))) {
         w->def = 0;
     }

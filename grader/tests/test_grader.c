@@ -1731,8 +1731,8 @@ static void test_vet_compare(void)
         {"qsort", NULL, 16, "uses qsort"},
         {NULL, "kit_trace_fd", 16, "defines kit_trace_fd, a name outside C++'s"},
         {NULL, "_Z13__syncthreadsv", 16, "defines __syncthreads(), and C++ reserves names"},
-        {NULL, "_Z3__fi", 16, "reserves names that begin with __ or with _ and a capital letter (__f)"},
-        {NULL, "_ZN6_Inner4stepEv", 16, "(_Inner)"},              /* a reserved class name */
+        {NULL, "_Z3__fi", 16, "reserves names that begin with __ or with _ and a capital letter for the compiler and CUDA (here: __f)"},
+        {NULL, "_ZN6_Inner4stepEv", 16, "(here: _Inner)"},           /* a reserved class name */
         {NULL, "_Z4stepIiEvP6__halfPT_", 16, NULL},              /* a reserved type it only uses */
         {NULL, "_Z27__device_stub__Z6helperPiPi", 16, NULL},    /* nvcc's host stub for a kernel */
         {NULL, "_Z6helperPi", 16, NULL},

@@ -443,13 +443,13 @@ __device__ inline void ms_store_wide(kit_shared<T> S, int first, const T (&key)[
 template <typename T, int E, int V>
 __device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int g, const T (&key)[E])
 {
-    int region = g * E, half = region / 2, base = (i & ~(g - 1)) * E, p0 = i * E - base; /* g is a power of two */
     if constexpr (V == MS_BASELINE && E * sizeof(T) % 16 == 0) {
         if (count == E) {
             ms_store_wide<T, E>(S, i * E, key);
             return;
         }
     }
+    int region = g * E, half = region / 2, base = (i & ~(g - 1)) * E, p0 = i * E - base; /* g is a power of two */
     /* The thread's keys are all in A or all in B (half is a multiple of E): in the CF layout they
        go forwards from key p0's position, or backwards. The direction comes from the positions of
        the first and the last key, so that a skeleton's constant position stays inside the tile. */
