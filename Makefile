@@ -22,7 +22,9 @@ GENCODE := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm)) \
            -gencode arch=compute_$(lastword $(SMS)),code=compute_$(lastword $(SMS))
 CFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O2 -g
-KIT_CFLAGS := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration $(WERROR) -Icommon -Igrader -MMD -MP
+# -Ilabs: the trusted C code (grader, tests, tools) includes a lab's host code by its path in labs/,
+# for example "06-predecessor-search/harness/pbs_host.h".
+KIT_CFLAGS := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration $(WERROR) -Icommon -Igrader -Ilabs -MMD -MP
 KIT_NVFLAGS := -std=c++17 $(GENCODE) -Icommon -Xcompiler -Wall,-Wextra$(if $(WERROR),$(comma)$(WERROR)) -MMD -MP
 # The CPU build: the same .cu files through g++, kernels run by common/kit_cpu.cc. -Og: labs 7 and
 # 9 compile in half of -O2's time, the emulated kernels run about as fast, and gdb shows what the
@@ -92,7 +94,10 @@ ANSWERS_OBJ := $(BUILD)/obj/grader/$(if $(REF_SRCS),answers,answers_absent).o
 GRADER := $(BUILD)/grader/grader
 SKELGEN := $(BUILD)/grader/skelgen
 
-HOST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wildcard common/*.c)))
+# The host library: common/'s C files, and the labs' host code in C (labs/NN-*/harness/*.c: lab 6's
+# query sets, lab 8's warp assembly), which the labs' runners, the grader and the tools link.
+LAB_HOST_SRCS := $(wildcard labs/*/harness/*.c)
+HOST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wildcard common/*.c)) $(LAB_HOST_SRCS))
 LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
 LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
 GRADER_LIB_OBJS := $(ANSWERS_OBJ) $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
@@ -196,11 +201,14 @@ $(BUILD)/cpu/obj/%.o: %.cc
 	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -c $< -o $@
 
 # A lab's harness is built twice: against the reference solution (solutions/NN-*)
-# and against your file (labs/NN-*). $(1) is the folder whose copy it includes.
+# and against your file (labs/NN-*). $(1) is the folder whose copy it includes. Its include path
+# holds that lab and the labs its grading.spec `uses`, nothing else (as in the grader's build).
+lab_uses = $(sort $(foreach u,$(shell sed -n 's/^uses //p' labs/$(1)/grading.spec),$(patsubst %/,%,$(dir $(u)))))
+lab_includes = -I$(1)/$(2) $(addprefix -I$(1)/,$(call lab_uses,$(2)))
 define compile_lab
 $(say) NVCC "$< (with $(1)/$*)"
 @mkdir -p $(@D)
-$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) -I$(1)/$* $(addprefix -I$(1)/,$(LABS)) -MF $(@:.o=.d) -c $< -o $@
+$(Q)$(NVCC) $(KIT_NVFLAGS) $(NVCCFLAGS) $(call lab_includes,$(1),$*) -MF $(@:.o=.d) -c $< -o $@
 endef
 $(BUILD)/labs/sol/%/driver.o: labs/%/harness/driver.cu
 	$(call compile_lab,solutions)
@@ -215,7 +223,7 @@ $(BUILD)/labs/student/%/test_lab.o: labs/%/harness/test_lab.cu
 define compile_lab_cpu
 $(say) CXX "$< (with $(1)/$*, CPU build)"
 @mkdir -p $(@D)
-$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -I$(1)/$* $(addprefix -I$(1)/,$(LABS)) -c $< -o $@
+$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) $(call lab_includes,$(1),$*) -c $< -o $@
 endef
 $(BUILD)/labs/sol-cpu/%/driver.o: labs/%/harness/driver.cu
 	$(call compile_lab_cpu,solutions)
@@ -256,6 +264,8 @@ $(BUILD)/libkitref.a: $(patsubst %.c,$(BUILD)/obj/%.o,$(REF_SRCS))
 # Only the trusted side and the instructor's programs see grader/ref/: the grader, the kit's own C
 # tests, the tools and the benchmarks. Lab code is compiled without it on its include path.
 $(BUILD)/obj/grader/%.o $(BUILD)/obj/common/tests/%.o $(BUILD)/obj/common/tools/%.o: KIT_CFLAGS += -Igrader/ref
+# The CPU build of the kit's own tests runs lab 3's merge harness (test_cpu.cu).
+$(BUILD)/cpu/obj/common/tests/%.o: KIT_CPUFLAGS += -Ilabs
 
 $(LIBKITTEST): $(BUILD)/obj/common/kit_test.o
 	$(say) AR $@
@@ -294,7 +304,7 @@ $(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(VIZ_OBJ) $(LIBKIT_HOST)
 	$(call link_c,-lm)
 $(BENCHPLOT): $(BUILD)/obj/common/tools/benchplot.o $(SORTLOG_OBJ) $(VIZ_OBJ) $(LIBKIT_HOST)
 	$(call link_c,-lm)
-# Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (common/kit_worst.h).
+# Lab 8's generator: the worst-case input of the merge sort, and the per-warp table (labs/08-worst-case/harness/worst_host.h).
 $(BUILD)/tools/worst_case: $(BUILD)/obj/common/tools/worst_case.o $(LIBKITREF) $(LIBKIT_HOST)
 	$(call link_c)
 $(BUILD)/tests/test_common $(BUILD)/tests/test_worst $(BUILD)/tests/test_bank \

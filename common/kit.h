@@ -9,7 +9,6 @@
  * - kit_lab.h          what a student file may use: KIT_HD, the key types, the "not implemented" marker
  * - kit_gen.h          seeded generators for arrays and merge inputs
  * - kit_check.h        checks by property: a stable merge or sort, co-rank, predecessor; array comparison
- * - kit_pbs.h          lab 6's host side: query sets, the paper's PBS count
  * - kit_timer.h        host wall-clock timer
  * - kit_mem.h          kit_malloc: big buffers on transparent huge pages
  * - kit_cli.h          the options every lab driver shares
@@ -29,18 +28,23 @@
  * - bank_micro.cuh     micro-kernels of known access patterns, for bankcheck (simulator against ncu)
  *
  * What lab harnesses and runners share:
- * - kit_merge_run.cuh  labs 3 to 5: a merge kernel run on host arrays, the driver, the answer to the grader
  * - kit_runner_pairs.h labs 7 and 9: the (key type, E) pairs a runner is built for (C++ only)
- * - kit_worst.h        labs 8 and 9: the merge sort's worst-case input, per warp and for N keys
  * - kit_jail.h         the seccomp jail a CPU-emulated runner enters before student code, and its filter builder
  *
  * The kit's tests (they need CUnit):
  * - kit_test.h         the CUnit layer every test program shares: one main, skips, readable failures
  * - kit_test_gpu.h     device suites: on a GPU, or on the CPU emulation in the CPU build, else skipped
- * - kit_merge_test.cuh the tests every merge-kernel lab (3 to 5) runs
  * - kit_counted.h      a key type that counts comparisons (C++ only)
  *
- * Not in common/: the programs for people are in common/tools/ (bankviz and its figure drawer
+ * Not in common/, because each belongs to one lab: a lab's given host code lives in its harness/
+ * (labs/NN-slug/harness/), and later labs include it from there:
+ * - 03-basic-merge/harness/merge_run.cuh   a merge kernel run on host arrays, the driver and the
+ *   answer to the grader, for labs 3, 4, 5 and 7; merge_test.cuh beside it, the tests they share
+ * - 06-predecessor-search/harness/pbs_host.h lab 6's query sets and the paper's PBS count
+ * - 08-worst-case/harness/worst_host.h     lab 8's warp, assembled from the student's subproblem and order
+ * The Makefile compiles every .c file of a harness into the host library, so runners, grader and tools link it.
+ *
+ * Also not in common/: the programs for people are in common/tools/ (bankviz and its figure drawer
  * tools/kit_viz.h, benchplot and its reader of sort_bench's logs tools/kit_sortlog.h, bankcheck,
  * worst_case); no library of the kit links them.
  */
@@ -52,7 +56,6 @@
 #include "kit_gen.h"
 #include "kit_lab.h"
 #include "kit_mem.h"
-#include "kit_pbs.h"
 #include "kit_proto.h"
 #include "kit_request.h"
 #include "kit_check.h"

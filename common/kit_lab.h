@@ -1,4 +1,4 @@
-/** @file kit_lab.h What a lab's student file may use from the kit: KIT_HD, the key types and the "not implemented" marker. */
+/** @file kit_lab.h What a lab's student file may use from the kit: KIT_HD, the key types, kit_gcd and the "not implemented" marker. */
 #ifndef KIT_LAB_H
 #define KIT_LAB_H
 

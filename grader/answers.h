@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kit_pbs.h"
+#include "06-predecessor-search/harness/pbs_host.h"
 
 /** @return 1 where the reference answers are linked (the instructor's grader), 0 in the student kit. */
 int answers_available(void);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "kit_gen.h"
-#include "kit_pbs.h"
+#include "06-predecessor-search/harness/pbs_host.h"
 
 #define SPEC_MAX_FILES 4 /**< files a lab may list */
 #define SPEC_MAX_TASKS 16 /**< tasks a lab may have */

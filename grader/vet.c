@@ -425,7 +425,7 @@ static const char *forbidden_word(const char *word)
  */
 static const char *forbidden_name(const char *word)
 {
-    static const char *const public_api[] = {"kit_shared",          "kit_shared_cast", "kit_value",    "kit_value_t",
+    static const char *const public_api[] = {"kit_shared",          "kit_shared_cast", "kit_value",    "kit_value_t",    "kit_gcd",
                                              "kit_key",             "kit_key_t",       "kit_kv32",     "kit_not_implemented",
                                              "kit_cpu_launch",      "kit_cpu_flat",    "kit_cpu_now"};
     if (strncmp(word, "kit_", 4) == 0 || strncmp(word, "KIT_", 4) == 0) {

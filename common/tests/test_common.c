@@ -13,7 +13,7 @@
 
 #include "kit.h"
 #include "kit_driver.h"
-#include "kit_pbs.h"
+#include "06-predecessor-search/harness/pbs_host.h"
 #include "kit_ref.h"
 #include "kit_test.h"
 

@@ -7,7 +7,7 @@
 #include "bank_micro.cuh"
 #include "kit_bank.h"
 #include "kit_cuda.h"
-#include "kit_merge_run.cuh"
+#include "03-basic-merge/harness/merge_run.cuh"
 #include "kit_test.h"
 #include "kit_trace.h"
 

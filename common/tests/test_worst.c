@@ -1,4 +1,4 @@
-/* Unit tests of the worst-case generator (common/kit_worst.h): the papers' sequences and bounds, the simulator's counts, the sort's permutation. */
+/* Unit tests of the worst-case generator (labs/08-worst-case/harness/worst_host.h, grader/ref/kit_ref.h): the papers' sequences and bounds, the simulator's counts, the sort's permutation. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

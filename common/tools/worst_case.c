@@ -1,4 +1,4 @@
-/* worst_case: writes the merge sort's worst-case input (kit_worst.h), prints the per-warp table, replays the sort's rounds, and draws a warp's input for bankviz. */
+/* worst_case: writes the merge sort's worst-case input (labs/08-worst-case/harness/worst_host.h, grader/ref/kit_ref.h), prints the per-warp table, replays the sort's rounds, and draws a warp's input for bankviz. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "kit_check.h"
-#include "kit_pbs.h"
-#include "kit_worst.h"
+#include "06-predecessor-search/harness/pbs_host.h"
+#include "08-worst-case/harness/worst_host.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -10,13 +10,6 @@
 #include "kit_lab.h"
 #include "merge_sequential.cuh"
 
-/** Bytes of dynamic shared memory merge_tiled_kernel needs: an A tile, a B tile, and two ints. */
-template <typename T>
-KIT_HD size_t merge_tiled_shared_bytes(int tile)
-{
-    return 2 * (size_t)tile * sizeof(T) + 2 * sizeof(int);
-}
-
 /**
  * Merges sorted A and B into C, one contiguous part of C per block. The
  * block finds its parts of A and B with two co-ranks (thread 0, in global

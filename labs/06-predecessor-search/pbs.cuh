@@ -1,7 +1,8 @@
 /** @file
  * Lab 6, batched predecessor search in shared memory: the one file you edit for this lab.
  * PBS (the plain parallel binary search) is given; you write the conflict-free PBS-CF and the
- * conflict-limited PBS-CL. The handout is handouts/06-predecessor-search.md; `make check LAB=06`
+ * conflict-limited PBS-CL. What they use (PBS_W, pbs_search, pbs_slot, ...) is in
+ * harness/pbs_given.cuh, and the kernel that calls them in harness/pbs_kernel.cuh. The handout is handouts/06-predecessor-search.md; `make check LAB=06`
  * runs the tests.
  *
  * All three search a padded key list P in shared memory: PBS_W copies of the smallest value, the
@@ -12,64 +13,6 @@
 #define LAB06_PBS_CUH
 
 #include "kit_lab.h"
-
-/** Banks of shared memory, and threads of a warp: w in the paper. */
-#define PBS_W 32
-
-/** ceil(log2(K)) for K >= 1: the number of passes of PBS (Algorithm 1). */
-KIT_HD inline int pbs_ceil_log2(int K)
-{
-    int passes = 0;
-    while ((1LL << passes) < K)
-        passes++;
-    return passes;
-}
-
-/** The smallest power of two that is at least x (x >= 1). */
-KIT_HD inline int pbs_pow2_at_least(int x)
-{
-    int p = 1;
-    while (p < x)
-        p *= 2;
-    return p;
-}
-
-/**
- * PBS, Algorithm 1 of the paper: a binary search that starts in the middle and moves by
- * delta = ceil(K/4), ceil(K/8), ... for ceil(log2 K) passes, then one last test. The padding
- * replaces the printed min/max: a pass may step up to PBS_W - 1 places past either end, where it
- * reads a pad. Every thread makes ceil(log2 K) + 1 reads, whatever its query.
- * @param[in] P padded keys (see the file comment)
- * @param[in] K number of keys, K >= 1
- * @param[in] q the query
- * @return the largest i with key i <= q, or -1
- */
-template <typename Keys>
-KIT_HD int pbs_search(Keys P, int K, kit_value_t<Keys> q)
-{
-    int index = K / 2, delta = (K + 3) / 4;
-    for (int pass = pbs_ceil_log2(K); pass > 0; pass--) {
-        kit_value_t<Keys> key = P[PBS_W + index];
-        index = q >= key ? index + delta : index - delta;
-        delta = (delta + 1) / 2;
-    }
-    kit_value_t<Keys> last = P[PBS_W + index];
-    if (q < last)
-        index--;
-    /* The pads make the search land on -1 or K - 1 at the ends; these only guard the padding. */
-    return index < -1 ? -1 : index > K - 1 ? K - 1 : index;
-}
-
-/**
- * Where PBS-CF and PBS-CL read padded position p: past the keys, a read goes to the top pad in
- * p's own bank (positions K + PBS_W .. K + 2 PBS_W - 1 hold one pad in every bank), so a thread
- * that searches beyond the end still reads from its own bank.
- */
-KIT_HD inline int pbs_slot(int p, int K)
-{
-    int top = K + PBS_W;
-    return p < top ? p : top + (p - top) % PBS_W;
-}
 
 /**
  * Stage 1 of PBS-CF and PBS-CL: the window of PBS_W keys that holds q's predecessor.
@@ -131,60 +74,6 @@ KIT_HD int pbs_cl_search(Keys P, int K, kit_value_t<Keys> q, int lane)
     (void)P; (void)K; (void)q; (void)lane;
     KIT_NOT_IMPLEMENTED("06-predecessor-search:cl");
     return -1;
-}
-
-/** Which search pbs_kernel runs. */
-enum pbs_alg { PBS_PLAIN = 0, PBS_CF = 1, PBS_CL = 2 };
-
-/** The padded list's length in shared memory: K + 2 PBS_W, rounded up to whole rounds of the block. */
-KIT_HD inline int pbs_padded_length(int K, int threads)
-{
-    return (K + 2 * PBS_W + threads - 1) / threads * threads;
-}
-
-/** Bytes of dynamic shared memory pbs_kernel needs. */
-template <typename T>
-KIT_HD size_t pbs_shared_bytes(int K, int threads)
-{
-    return (size_t)pbs_padded_length(K, threads) * sizeof(T);
-}
-
-/**
- * Answers Q queries against K sorted keys: every block copies the keys into shared memory,
- * padded, then each thread answers queries x = global thread index, + all threads, ...
- * It is given: you write the searches it calls.
- *
- * Launch: any 1-D grid of 1-D blocks whose size is a multiple of PBS_W; dynamic shared memory
- * pbs_shared_bytes<T>(K, blockDim.x). The padded list is rounded up to whole rounds of the block,
- * and the extra slots hold the largest value, so every thread makes the same number of stores.
- * @param[in]  keys    K sorted keys (device)
- * @param[in]  K       number of keys, K >= 1
- * @param[in]  queries Q queries (device)
- * @param[in]  Q       number of queries
- * @param[out] out     Q answers (device): the largest i with keys[i] <= query, or -1
- * @param[in]  alg     PBS_PLAIN, PBS_CF or PBS_CL
- * @param[in]  lowest  a value no key is below (the bottom pads)
- * @param[in]  highest a value no key is above (the top pads)
- */
-template <typename T>
-__global__ void pbs_kernel(const T *keys, int K, const T *queries, long long Q, int *out, int alg, T lowest,
-                           T highest)
-{
-    kit_shared<T> P = KIT_DYNAMIC_SHARED(T);
-    int padded = pbs_padded_length(K, blockDim.x);
-    for (int i = threadIdx.x; i < padded; i += blockDim.x) {
-        T v = i < PBS_W ? lowest : i < PBS_W + K ? keys[i - PBS_W] : highest;
-        P[i] = v;
-    }
-    __syncthreads();
-    int lane = threadIdx.x % PBS_W;
-    long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x; x < Q; x += stride) {
-        T q = queries[x];
-        out[x] = alg == PBS_CF ? pbs_cf_search(P, K, q, lane)
-                 : alg == PBS_CL ? pbs_cl_search(P, K, q, lane)
-                                 : pbs_search(P, K, q);
-    }
 }
 
 #endif

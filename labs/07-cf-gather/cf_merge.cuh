@@ -1,7 +1,8 @@
 /** @file
  * Lab 7, the load-balanced dual subsequence gather (CF-Merge, Berney and Sitchinava, SPAA 2025):
  * the one file you edit for this lab. You write the index computation, cf_slot and
- * cf_gather_index; the block merge kernel around them is given.
+ * cf_gather_index; the block merge kernel around them is given (harness/cf_kernel.cuh), and CF_W,
+ * w, is in harness/cf_given.cuh, which the harness includes before this file.
  * The handout is handouts/07-cf-gather.md; `make check LAB=07` runs the tests.
  *
  * A block of u threads merges a tile of u*E outputs, E per thread. The tile's part of A and of B
@@ -16,20 +17,6 @@
 #define LAB07_CF_MERGE_CUH
 
 #include "kit_lab.h"
-
-/** Banks of shared memory, and threads of a warp: w in the paper. */
-#define CF_W 32
-
-/** The greatest common divisor of a and b (a, b >= 1). */
-KIT_HD inline int cf_gcd(int a, int b)
-{
-    while (b != 0) {
-        int r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
 
 /**
  * rho: the shared-memory slot of logical position x of a tile (the paper's section 3.2).
@@ -69,145 +56,6 @@ KIT_HD inline int cf_gather_index(int j, int a_i, int b_i, int n_a, int E, int t
     *origin = 0;
     KIT_NOT_IMPLEMENTED("07-cf-gather:gather");
     return 0;
-}
-
-/** Bytes of dynamic shared memory cf_merge_kernel<T, E> needs with u threads: the tile. */
-template <typename T>
-KIT_HD size_t cf_merge_shared_bytes(int E, int threads)
-{
-    return (size_t)E * (size_t)threads * sizeof(T);
-}
-
-/** Passes of the fixed-length co-rank search over a tile of `tile` keys: ceil(log2(tile + 1)). */
-KIT_HD inline int cf_search_passes(int tile)
-{
-    int passes = 0;
-    while ((1 << passes) < tile + 1)
-        passes++;
-    return passes;
-}
-
-/**
- * The co-rank of diagonal `diag` in the tile: how many of the first `diag` outputs come from A
- * (ties to A). A bisection with a fixed number of passes, each reading one A key and one B key
- * through rho, so every thread of the block reads the same number of times.
- */
-template <typename T>
-__device__ int cf_tile_co_rank(kit_shared<T> S, int diag, int n_a, int n_b, int E, int tile, int passes)
-{
-    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
-    for (int p = 0; p < passes; p++) {
-        int mid = lo + ((hi - lo) >> 1);
-        /* Clamped so that a finished search still reads a valid slot (its values are not used). */
-        int ax = mid < n_a ? mid : (n_a > 0 ? n_a - 1 : 0);
-        int bb = diag - 1 - mid;
-        int bx = tile - 1 - (bb < 0 ? 0 : bb >= n_b ? (n_b > 0 ? n_b - 1 : 0) : bb);
-        kit_key_t<kit_shared<T>> a = kit_key(S, cf_slot(ax, E)); /* the keys alone: see kit_key */
-        kit_key_t<kit_shared<T>> b = kit_key(S, cf_slot(bx, E));
-        if (lo < hi) {
-            if (a <= b)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-    }
-    return lo;
-}
-
-/**
- * One comparator of the register merge: puts the smaller of two keys first, ordered by key, then
- * by origin (A before B, and in list order, so the merge is stable). A key whose origin is
- * count or more belongs to no output and goes last.
- */
-template <typename T>
-__device__ inline void cf_compare_exchange(T &k0, int &o0, T &k1, int &o1, int count)
-{
-    bool swap = o1 < count && (o0 >= count || k1 < k0 || (!(k0 < k1) && o1 < o0));
-    T k = swap ? k1 : k0;
-    k1 = swap ? k0 : k1;
-    k0 = k;
-    int o = swap ? o1 : o0;
-    o1 = swap ? o0 : o1;
-    o0 = o;
-}
-
-/**
- * CF-Merge of A (m keys) and B (n keys) into C, stable (ties keep A first). Each block merges
- * tiles of u*E outputs (tile t, t + gridDim.x, ...): one co-rank in global memory finds the
- * tile's parts of A and B; the block stores them permuted (rho(A u pi(B))); each thread finds its
- * a_i with a fixed-length search; it gathers its E keys in E conflict-free rounds
- * (cf_gather_index, cf_slot); it sorts them in registers with an odd-even transposition network
- * (static indexing only), ordered by key, then by origin; it writes its E outputs.
- *
- * Launch: any 1-D grid; u = blockDim.x a multiple of CF_W; dynamic shared memory
- * cf_merge_shared_bytes<T>(E, u) plus nothing else; E from 2 to 32.
- */
-template <typename T, int E>
-__global__ void cf_merge_kernel(const T *A, int m, const T *B, int n, T *C)
-{
-    kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
-    __shared__ int part[2];
-    const int u = (int)blockDim.x, tile = u * E, total = m + n, i = (int)threadIdx.x;
-    const int passes = cf_search_passes(tile);
-    for (long long c0 = (long long)blockIdx.x * tile; c0 < total; c0 += (long long)gridDim.x * tile) {
-        int len = (int)(total - c0 < tile ? total - c0 : tile);
-        /* The tile's parts of A and B: two co-ranks in global memory, by threads 0 and 1. */
-        for (int r = i; r < 2; r += u) {
-            int diag = (int)c0 + (r == 0 ? 0 : len);
-            int lo = diag > n ? diag - n : 0, hi = diag < m ? diag : m;
-            while (lo < hi) {
-                int mid = lo + ((hi - lo) >> 1);
-                if (A[mid] <= B[diag - 1 - mid])
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            part[r] = lo;
-        }
-        __syncthreads();
-        int a0 = part[0], n_a = part[1] - part[0], n_b = len - n_a, b0 = (int)c0 - a0;
-        /* rho(A u pi(B)): A key x at logical position x, B key b at tile - 1 - b. */
-        for (int x = i; x < len; x += u) {
-            T v = x < n_a ? A[a0 + x] : B[b0 + (x - n_a)];
-            int pos = x < n_a ? x : tile - 1 - (x - n_a);
-            S[cf_slot(pos, E)] = v;
-        }
-        __syncthreads();
-
-        /* Thread i's share: diagonals i*E and (i+1)*E of the tile, clamped to its length. */
-        int d0 = i * E < len ? i * E : len, d1 = (i + 1) * E < len ? (i + 1) * E : len;
-        int a_i = cf_tile_co_rank(S, d0, n_a, n_b, E, tile, passes);
-        int a_next = cf_tile_co_rank(S, d1, n_a, n_b, E, tile, passes);
-        int count = d1 - d0, my_a = a_next - a_i, b_i = d0 - a_i;
-        /* The gather: E rounds, one key each. A thread with fewer than E outputs (the tile's
-           tail) still reads in every round, so the warp stays in step; what it does not own
-           is read from slot 0 instead and sorts last. */
-        T key[E];
-        int origin[E];
-        KIT_UNROLL
-        for (int j = 0; j < E; j++) {
-            int o;
-            int pos = cf_gather_index(j, a_i, b_i, my_a, E, tile, &o);
-            key[j] = S[o < count ? cf_slot(pos, E) : 0];
-            origin[j] = o < count ? o : E + j; /* unowned keys sort after every owned one */
-        }
-        /* Odd-even transposition: E passes of compare-exchange on neighbours, static indices only.
-           The passes go in pairs (even, odd) in a loop that is not unrolled, so the code holds one
-           pair of passes, not E; each pass is unrolled, so every index is a constant. */
-        for (int pair = 0; pair < (E + 1) / 2; pair++) {
-            KIT_UNROLL
-            for (int p = 0; p + 1 < E; p += 2)
-                cf_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
-            KIT_UNROLL
-            for (int p = 1; p + 1 < E; p += 2)
-                cf_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
-        }
-        KIT_UNROLL
-        for (int j = 0; j < E; j++)
-            if (j < count)
-                C[c0 + d0 + j] = key[j];
-        __syncthreads(); /* the tile and part[] are reused by the next tile */
-    }
 }
 
 #endif

@@ -2,7 +2,7 @@
  * Lab 8, worst-case inputs for the GPU merge sort: the one file you edit for this lab. You write
  * the per-warp construction of Berney and Sitchinava (SPAA 2025, section 4, generalizing IPDPS 2020,
  * section III), worst_subproblem, and the order in which a thread merges its two lists,
- * worst_order. The kit assembles a warp from them (kit_worst_warp_with in common/kit_worst.h),
+ * worst_order. The kit assembles a warp from them (kit_worst_warp_with in harness/worst_host.h),
  * replays the warp's merge in the bank-conflict simulator, and compares the count with the papers'
  * theorem. The handout is handouts/08-worst-case.md; `make check LAB=08` runs the tests.
  */
@@ -10,17 +10,6 @@
 #define LAB08_WORST_CASE_CUH
 
 #include "kit_lab.h"
-
-/** The greatest common divisor of a and b (a, b >= 1). */
-static inline int worst_gcd(int a, int b)
-{
-    while (b != 0) {
-        int r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
 
 /**
  * The sequence T of one subproblem: w/d threads, wE/d keys, d = gcd(w, E), with ceil(E/2d)

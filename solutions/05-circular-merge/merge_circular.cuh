@@ -1,6 +1,8 @@
 /** @file
  * Lab 5, circular-buffer merge kernel: the one file you edit for this lab.
- * It uses your merge_sequential (lab 1) and co_rank (lab 2).
+ * It uses your merge_sequential (lab 1) and co_rank (lab 2), and the given layout helpers
+ * (merge_circular_wrap, merge_circular_slot, MERGE_CIRCULAR_LOADS, merge_circular_shared_bytes) of
+ * harness/circular_given.cuh, which the harness includes before this file.
  * The handout is handouts/05-circular-merge.md; `make check LAB=05` runs the tests.
  */
 #ifndef LAB05_MERGE_CIRCULAR_CUH
@@ -9,18 +11,6 @@
 #include "co_rank.cuh"
 #include "kit_lab.h"
 #include "merge_sequential.cuh"
-
-/** x modulo tile for 0 <= x < 2 * tile: one compare instead of a division. */
-KIT_HD inline int merge_circular_wrap(int x, int tile)
-{
-    return x >= tile ? x - tile : x;
-}
-
-/** Where merge_circular_kernel stages output slot x >= 0 of a round: one pad word per 32 keeps staging conflict-free. */
-KIT_HD inline int merge_circular_slot(int x)
-{
-    return x + (x >> 5); /* x / 32 for x >= 0, without the fix-up a signed division needs */
-}
 
 //@answer
 /* Output slot k of a thread whose share starts at `first`, in the padded output tile (see merge_circular_slot). */
@@ -38,6 +28,7 @@ KIT_HD staged_view<P> staged_at(P buf, int first)
     staged_view<P> v = {buf, first};
     return v;
 }
+
 //@skeleton
 //@end
 
@@ -112,19 +103,6 @@ KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_s
     //@ (void)A; (void)m; (void)B; (void)n; (void)C; (void)A_start; (void)B_start; (void)tile;
     //@ KIT_NOT_IMPLEMENTED("05-circular-merge:merge_sequential_circular");
     //@end
-}
-
-/** Global loads each thread of merge_circular_kernel keeps in flight while it refills a buffer. */
-#define MERGE_CIRCULAR_LOADS 4
-
-/**
- * Bytes of dynamic shared memory merge_circular_kernel needs: an A buffer and
- * a B buffer of `tile` keys, an output tile (padded), and threads + 3 ints.
- */
-template <typename T>
-KIT_HD size_t merge_circular_shared_bytes(int tile, int threads)
-{
-    return (2 * (size_t)tile + (size_t)merge_circular_slot(tile)) * sizeof(T) + ((size_t)threads + 3) * sizeof(int);
 }
 
 //@answer

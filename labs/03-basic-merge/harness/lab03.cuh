@@ -2,7 +2,7 @@
 #ifndef LAB03_HARNESS_CUH
 #define LAB03_HARNESS_CUH
 
-#include "kit_merge_run.cuh"
+#include "merge_run.cuh"
 #include "merge_basic.cuh"
 
 template <typename T>

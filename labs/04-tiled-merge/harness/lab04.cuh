@@ -2,8 +2,15 @@
 #ifndef LAB04_HARNESS_CUH
 #define LAB04_HARNESS_CUH
 
-#include "kit_merge_run.cuh"
+#include "../../03-basic-merge/harness/merge_run.cuh"
 #include "merge_tiled.cuh"
+
+/** Bytes of dynamic shared memory merge_tiled_kernel needs: an A tile, a B tile, and two ints. */
+template <typename T>
+KIT_HD size_t merge_tiled_shared_bytes(int tile)
+{
+    return 2 * (size_t)tile * sizeof(T) + 2 * sizeof(int);
+}
 
 template <typename T>
 static void launch_typed(const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)

@@ -1,5 +1,5 @@
 /* Lab 4 public tests: merge_tiled_kernel against the kit's stable merge, on every launch shape the kit cares about. */
-#include "kit_merge_test.cuh"
+#include "../../03-basic-merge/harness/merge_test.cuh"
 #include "lab04.cuh"
 
 /* A list that runs out before the last round: the chapter's A_consumed update would read stale tile slots here. */

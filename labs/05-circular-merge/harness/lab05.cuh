@@ -2,7 +2,8 @@
 #ifndef LAB05_HARNESS_CUH
 #define LAB05_HARNESS_CUH
 
-#include "kit_merge_run.cuh"
+#include "../../03-basic-merge/harness/merge_run.cuh"
+#include "circular_given.cuh" /* before the student's file: the layout helpers its kernel uses */
 #include "merge_circular.cuh"
 
 template <typename T>

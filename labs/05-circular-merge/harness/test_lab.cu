@@ -1,5 +1,5 @@
 /* Lab 5 public tests: co_rank_circular and merge_sequential_circular on the host, then merge_circular_kernel. */
-#include "kit_merge_test.cuh"
+#include "../../03-basic-merge/harness/merge_test.cuh"
 #include "lab05.cuh"
 
 /* Lays `keys` into a circular buffer of `tile` slots starting at `start` (other slots hold -999). */

@@ -8,8 +8,10 @@
 #include "kit.h"
 #include "kit_bank.h"
 #include "kit_cuda.h"
-#include "kit_pbs.h"
+#include "pbs_host.h"
+#include "pbs_given.cuh" /* before the student's file: w, PBS and the slot map its searches use */
 #include "pbs.cuh"
+#include "pbs_kernel.cuh" /* after it: the given kernel that calls its searches */
 
 /** How pbs_kernel is launched. */
 struct lab06_cfg {

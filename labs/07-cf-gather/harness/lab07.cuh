@@ -2,9 +2,11 @@
 #ifndef LAB07_HARNESS_CUH
 #define LAB07_HARNESS_CUH
 
+#include "cf_given.cuh" /* before the student's file: w */
 #include "cf_merge.cuh"
+#include "cf_kernel.cuh" /* after it: the given block merge kernel that calls its functions */
 #include "co_rank.cuh" /* lab 2: the measured tile's co-ranks */
-#include "kit_merge_run.cuh"
+#include "../../03-basic-merge/harness/merge_run.cuh"
 #include "kit_runner_pairs.h"
 
 /* Launches cf_merge_kernel<T, E> for the E in cfg.tile, trying E = LO .. 32 in turn (only the

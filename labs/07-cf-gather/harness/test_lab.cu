@@ -1,7 +1,7 @@
 /* Lab 7 public tests: cf_slot and cf_gather_index on the host, cf_merge_kernel on the device (or the CPU emulation), and the gather's conflicts in the simulator. */
 #include <stdlib.h>
 
-#include "kit_merge_test.cuh"
+#include "../../03-basic-merge/harness/merge_test.cuh"
 #include "lab07.cuh"
 
 /* Reports a reached skeleton once; returns 1 if it was reached. */
@@ -18,7 +18,7 @@ static int skeleton_reached(void)
 static void test_slot_is_a_rotation(void)
 {
     for (int E = 2; E <= 32; E++) {
-        int u = 128, tile = u * E, d = cf_gcd(CF_W, E), P = CF_W * E / d;
+        int u = 128, tile = u * E, d = kit_gcd(CF_W, E), P = CF_W * E / d;
         char *seen = (char *)calloc((size_t)tile, 1);
         kit_not_implemented_reset();
         for (int x = 0; x < tile; x++) {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "kit_cuda.h"
-#include "kit_worst.h"
+#include "worst_host.h"
 #include "worst_case.cuh"
 
 /** What the grader's "worst" request asks for (the runner holds no reference: the grader pairs a single function with its own). */

@@ -7,7 +7,9 @@
 #include "kit.h"
 #include "kit_cuda.h"
 #include "kit_runner_pairs.h"
+#include "ms_given.cuh" /* before the student's file: the slot map its gather uses */
 #include "merge_sort.cuh"
+#include "ms_kernel.cuh" /* after it: the given kernels that call its functions */
 
 /** A sort's launch: the variant, keys per thread and threads per block. */
 struct lab09_cfg {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "kit_gen.h"
-#include "kit_pbs.h"
+#include "pbs_host.h"
 #include "kit_check.h"
 
 static const char *const QUERY_NAMES[] = {"keys", "range", "worst"};

@@ -1,10 +1,11 @@
-/** @file kit_pbs.h
- * The host side of the predecessor-search lab (lab 6): the reference answer, the query
- * generators (random, and the worst case of section IV-A of Karsin et al.), and the paper's
- * access count for PBS. The grader and the lab's tests share them.
+/** @file
+ * The host side of the predecessor-search lab (lab 6): the query generators (random, and the
+ * worst case of section IV-A of Karsin et al.) and the paper's access count for PBS. The lab's
+ * harness, the grader and the kit's tests share them; the reference answer is the instructor's
+ * (grader/ref/kit_ref.h). It lives in the lab's harness/ because no other lab needs it.
  */
-#ifndef KIT_PBS_H
-#define KIT_PBS_H
+#ifndef LAB06_PBS_HOST_H
+#define LAB06_PBS_HOST_H
 
 #include <stddef.h>
 #include <stdint.h>

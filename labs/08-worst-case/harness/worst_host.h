@@ -11,8 +11,8 @@
  * from (ordinals 2 .. E + 1). The papers' step j (their thread reads its j-th output) is
  * therefore ordinal j + 1, except that the first key of each list is read at ordinal 0 or 1.
  */
-#ifndef KIT_WORST_H
-#define KIT_WORST_H
+#ifndef LAB08_WORST_HOST_H
+#define LAB08_WORST_HOST_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "kit_types.h"
-#include "kit_worst.h"
+#include "worst_host.h"
 
 #define MAX_W 1024
 

@@ -1,8 +1,8 @@
-/** @file kit_merge_test.cuh The CUnit tests every merge-kernel lab (3 to 5) runs: edge cases, launch shapes, stability, sizes. */
-#ifndef KIT_MERGE_TEST_CUH
-#define KIT_MERGE_TEST_CUH
+/** @file The CUnit tests every merge-kernel lab (3, 4, 5 and 7) runs: edge cases, launch shapes, stability, sizes. */
+#ifndef LAB03_MERGE_TEST_CUH
+#define LAB03_MERGE_TEST_CUH
 
-#include "kit_merge_run.cuh"
+#include "merge_run.cuh"
 #include "kit_test_gpu.h"
 
 /** The lab whose kernel the shared tests run (set by kit_merge_register_tests()). */

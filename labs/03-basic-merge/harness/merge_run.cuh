@@ -1,10 +1,11 @@
 /** @file
- * What the merge-kernel labs (3 to 5) share: running a lab's kernel on host
- * arrays through device memory, its driver, and its answer to the grader.
+ * What the merge-kernel labs (3, 4, 5 and 7) share: running a lab's kernel on host
+ * arrays through device memory, its driver, and its answer to the grader. It lives in lab 3's
+ * harness, the first of these labs; the others include it from there.
  * Each lab provides only a launcher for its kernel.
  */
-#ifndef KIT_MERGE_RUN_CUH
-#define KIT_MERGE_RUN_CUH
+#ifndef LAB03_MERGE_RUN_CUH
+#define LAB03_MERGE_RUN_CUH
 
 #include <string.h>
 

@@ -1,0 +1,551 @@
+/** @file
+ * Lab 9's given kernels: the block sort, the partition and the merge rounds of the pairwise merge
+ * sort, and ms_sort, which launches them. They call the three functions the student writes
+ * (merge_sort.cuh), so lab09.cuh includes this file after the student's; the sort is described
+ * at the top of merge_sort.cuh and in handout 9.
+ */
+#ifndef LAB09_MS_KERNEL_CUH
+#define LAB09_MS_KERNEL_CUH
+
+#include "merge_sort.cuh"
+#include "ms_given.cuh"
+#include "../../07-cf-gather/harness/cf_kernel.cuh" /* lab 7: cf_compare_exchange, cf_tile_co_rank */
+
+/** The two variants of every merge of the sort. */
+enum ms_variant {
+    MS_BASELINE = 0, /**< serial merge from shared memory, as Thrust and CUB */
+    MS_CF = 1        /**< lab 7's conflict-free gather, then a merge in registers */
+};
+
+
+/**
+ * Keys the register sort may compare by value alone: for these, equal keys are indistinguishable,
+ * so the sort needs no origins to be stable, and an unowned key can become the largest value.
+ */
+template <typename T>
+struct ms_plain_key {
+    static const bool value = false;
+};
+template <>
+struct ms_plain_key<int32_t> {
+    static const bool value = true;
+    static __device__ int32_t largest() { return INT32_MAX; }
+};
+
+
+/**
+ * Where tile position x goes when a thread hands its E keys to the whole block (to store the
+ * sorted tile, or to load it): x itself for odd E; for even E one slot of padding after every 32,
+ * so that threads writing x = i*E + j (a stride of E) fall in different banks, as CUB's
+ * BlockExchange does.
+ */
+template <int E>
+KIT_HD inline int ms_exchange_slot(int x)
+{
+    return E % 2 == 0 ? x + (int)((unsigned)x / CF_W) : x; /* x >= 0; unsigned, so the division is a shift */
+}
+
+/** Elements of dynamic shared memory the sort's kernels need for tiles of `tile` keys (the padded exchange plus one slot for the look-ahead). */
+KIT_HD inline int ms_shared_elems(int tile)
+{
+    return tile + tile / CF_W + 1;
+}
+
+/**
+ * How many of the first `diag` outputs of merging A (n_a keys) with B (n_b keys) come from A: a
+ * merge-path search, ties to A. A and B are global-memory pointers (the partition kernel) or
+ * views into shared memory (S + offset, the baseline's block merge).
+ */
+template <typename P>
+__device__ inline int ms_co_rank(P A, int n_a, P B, int n_b, int diag)
+{
+    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1);
+        if (kit_key(A, mid) <= kit_key(B, diag - 1 - mid)) /* the keys alone: see kit_key */
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/** The same search in the CF layout: A key x of the region at logical base + x, B key y at base + region - 1 - y, both through rho. */
+template <typename T, int E>
+__device__ inline int ms_co_rank_cf(kit_shared<T> S, int base, int region, int n_a, int n_b, int diag)
+{
+    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1);
+        if (kit_key(S, ms_slot<E>(base + mid)) <= kit_key(S, ms_slot<E>(base + region - diag + mid))) /* B key diag-1-mid */
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/** Min and max of two plain keys, in place: r0 gets the smaller. */
+template <typename T>
+__device__ inline void ms_min_max(T &r0, T &r1)
+{
+    T lo = r1 < r0 ? r1 : r0;
+    r1 = r1 < r0 ? r0 : r1;
+    r0 = lo;
+}
+
+/** One comparator of the register sort: lab 7's cf_compare_exchange, or a min and a max for plain keys. */
+template <typename T>
+__device__ inline void ms_compare_exchange(T &k0, int &o0, T &k1, int &o1, int count)
+{
+    if constexpr (ms_plain_key<T>::value) {
+        ms_min_max(k0, k1);
+    } else {
+        cf_compare_exchange(k0, o0, k1, o1, count);
+    }
+}
+
+/**
+ * Sorts a thread's E keys by (key, origin) with E passes of odd-even transposition (static indices
+ * only); keys with origin >= count go last. For plain keys (int32) an unowned key becomes the
+ * largest value and each comparator is a min and a max: equal values are indistinguishable, so the
+ * result is the same as the stable sort's. FULL says that count is E (a full tile), so that no
+ * key needs the test.
+ */
+template <typename T, int E, bool FULL = false>
+__device__ inline void ms_register_sort(T (&key)[E], int (&origin)[E], int count)
+{
+    if constexpr (ms_plain_key<T>::value && !FULL) {
+        KIT_UNROLL
+        for (int j = 0; j < E; j++)
+            key[j] = origin[j] < count ? key[j] : ms_plain_key<T>::largest();
+    }
+    /* The passes go in pairs in a loop that is not unrolled, so the code holds two passes, not E. */
+    for (int pair = 0; pair < (E + 1) / 2; pair++) {
+        KIT_UNROLL
+        for (int p = 0; p + 1 < E; p += 2)
+            ms_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
+        KIT_UNROLL
+        for (int p = 1; p + 1 < E; p += 2)
+            ms_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
+    }
+}
+
+/** The smallest power of two >= E. */
+template <int E>
+struct ms_pow2 {
+    static const int value = E <= 1 ? 1 : 2 * ms_pow2<(E + 1) / 2>::value;
+};
+template <>
+struct ms_pow2<1> {
+    static const int value = 1;
+};
+
+/**
+ * Batcher's bitonic merger on r[0 .. P), P a power of two: log2(P) rounds of P/2 comparators. It
+ * sorts any circular rotation of a bitonic sequence, so a thread's keys need not be rotated first.
+ */
+template <typename T, int P, int N>
+__device__ inline void ms_bitonic_merge(T (&r)[N])
+{
+    KIT_UNROLL
+    for (int h = P / 2; h >= 1; h /= 2) {
+        KIT_UNROLL
+        for (int j = 0; j < P; j++)
+            if ((j & h) == 0)
+                ms_min_max(r[j], r[j + h]);
+    }
+}
+
+/**
+ * Inserts r[L] into the sorted r[0 .. L), leaving r[0 .. L] sorted: two comparisons per key. Call
+ * it from unrolled loops, so that every index is a constant and r stays in registers.
+ */
+template <typename T, int N>
+__device__ inline void ms_insert(T (&r)[N], int L)
+{
+    T v = r[L];
+    r[L] = r[L - 1] < v ? v : r[L - 1];
+    KIT_UNROLL
+    for (int x = L - 1; x >= 1; x--) { /* downwards, so r[x - 1] is still the old one */
+        T lo = r[x] < v ? r[x] : v;
+        r[x] = r[x - 1] < lo ? lo : r[x - 1];
+    }
+    r[0] = r[0] < v ? r[0] : v;
+}
+
+/**
+ * How the register merge of E plain keys handles E that is not a power of two, by the count of
+ * comparisons (a comparator is two): merge the first P keys, P the largest power of two <= E, and
+ * insert the other E - P one at a time; or pad to the next power of two with copies of the last
+ * key and drop them afterwards. For E = 17 the first costs 96 and the second 194; for E = 15, 178
+ * and 94.
+ */
+template <int E>
+struct ms_merge_plan {
+    static constexpr int log2(int p) { return p <= 1 ? 0 : 1 + log2(p / 2); }
+    static constexpr int insert_cost(int from, int to) { return from >= to ? 0 : 2 * from + insert_cost(from + 1, to); }
+    static const int up = ms_pow2<E>::value, down = up == E ? E : up / 2;
+    static const bool pad = up * log2(up) + 2 * E < down * log2(down) + insert_cost(down, E);
+};
+
+/**
+ * The CF variant's merge in registers, after ms_cf_gather. Read circularly from register
+ * k = a_i mod E, the registers hold A's keys ascending, then B's descending (Algorithm 1 puts A
+ * key t in register (k + t) mod E and B key m in (k - 1 - m) mod E): a rotated bitonic sequence.
+ * For plain keys the thread makes an unowned key the largest value (it then sits between A and
+ * B and the sequence stays bitonic) and merges with Batcher's bitonic merger, which sorts any
+ * rotation of a bitonic sequence of a power-of-two length, so the registers are never rotated
+ * back. When E is not a power of two, ms_merge_plan picks one of two ways, both with static
+ * indices only:
+ * - merge the first P registers (they are a rotated bitonic sequence too: dropping keys from one
+ *   keeps it bitonic), then insert each of the other E - P keys into the sorted P, P + 1, ...;
+ * - or copy the last key u into registers E .. P-1 (next to u in the circular order, so the
+ *   sequence stays bitonic), merge all P, and drop the copies: output x is the merged key x when
+ *   it is below u, else the merged key x + P - E.
+ * Other keys (kit_kv32) take ms_register_sort by key and origin, which is stable. FULL says that
+ * count is E: then every key is owned, the origins are not needed, and the compiler drops their
+ * computation in the gather.
+ */
+template <typename T, int E, bool FULL = false>
+__device__ inline void ms_register_merge(T (&key)[E], int (&origin)[E], int count)
+{
+    if constexpr (ms_plain_key<T>::value) {
+        typedef ms_merge_plan<E> plan;
+        T r[plan::up];
+        KIT_UNROLL
+        for (int j = 0; j < E; j++)
+            r[j] = FULL || origin[j] < count ? key[j] : ms_plain_key<T>::largest();
+        if constexpr (plan::pad) {
+            T last = r[E - 1];
+            KIT_UNROLL
+            for (int j = E; j < plan::up; j++)
+                r[j] = last;
+            ms_bitonic_merge<T, plan::up>(r);
+            KIT_UNROLL
+            for (int x = 0; x < E; x++)
+                key[x] = r[x] < last ? r[x] : r[x + plan::up - E];
+        } else {
+            ms_bitonic_merge<T, plan::down>(r);
+            KIT_UNROLL
+            for (int j = plan::down; j < E; j++)
+                ms_insert(r, j);
+            KIT_UNROLL
+            for (int x = 0; x < E; x++)
+                key[x] = r[x];
+        }
+    } else {
+        ms_register_sort<T, E>(key, origin, count);
+    }
+}
+
+/** A barrier between the steps of a merge round: the block's, or only the warp's when every group of threads that merges one pair lies within one warp. */
+__device__ inline void ms_sync(bool in_warp)
+{
+    if (in_warp)
+        __syncwarp();
+    else
+        __syncthreads();
+}
+
+/**
+ * One thread's part of one merge of the tile in shared memory, either variant: the region
+ * [base, base + region) holds a pair, A's n_a keys and B's n_b keys (A at base, B at base + half
+ * for the baseline; the CF layout for MS_CF); the thread owns outputs diag .. diag + count - 1 of
+ * the pair (diag a multiple of E, possibly past the pair's end at the end of the input, when it
+ * owns none) and leaves them in key[0 .. count). FULL says that every thread of the block owns E
+ * outputs (a full tile). in_warp says that the threads merging this pair lie within one warp
+ * (block-sort rounds of groups of up to 32 threads); every thread of the block must call this
+ * with the same in_warp.
+ */
+template <typename T, int E, int V, bool FULL = false>
+__device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int region, int n_a, int n_b, int diag,
+                                      T (&key)[E], bool in_warp = false)
+{
+    int total = n_a + n_b, d = diag < total ? diag : total;
+    int count = FULL ? E : total - d < E ? total - d : E;
+    if (V == MS_BASELINE) {
+        int a = ms_co_rank(S + base, n_a, S + base + half, n_b, d);
+        ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + d - a, base + half + n_b, count, key);
+    } else {
+        /* The thread's share ends where the next thread's begins: one search each, shared
+           through split[] (the last thread of a group ends at A's end). A thread past the end
+           keeps its diagonal, a multiple of E, so that its reads fall in the gap between A and
+           B in the same residue class as the warp's others. */
+        __shared__ int split[1024];
+        int a = ms_co_rank_cf<T, E>(S, base, region, n_a, n_b, d);
+        int i = (int)threadIdx.x, a_end;
+        bool last = (i + 1) * E >= base + region;
+        if (in_warp) { /* the next thread is the next lane: a shuffle, no barrier */
+            int next = __shfl_down_sync(0xffffffffu, a, 1);
+            a_end = last ? n_a : next;
+        } else {
+            split[i] = a;
+            __syncthreads();
+            a_end = last ? n_a : split[i + 1];
+        }
+        int origin[E];
+        ms_cf_gather<T, E>(S, base, region, a, diag - a, a_end - a, count, key, origin);
+        ms_register_merge<T, E, FULL>(key, origin, count);
+    }
+}
+
+/** 16 bytes of keys, the widest store to shared memory (STS.128). */
+template <typename T>
+struct alignas(16) ms_chunk {
+    T k[16 / sizeof(T)]; /**< the keys, in order */
+};
+
+/**
+ * Stores a thread's E keys, all of them, at S[first ..] 16 bytes at a time. nvcc writes the
+ * baseline's contiguous stores of a full share this way by itself (STS.128, results/); written out,
+ * the simulator sees the same stores the GPU makes. Needs E * sizeof(T) and the byte offset of
+ * S + first to be multiples of 16.
+ */
+template <typename T, int E>
+__device__ inline void ms_store_wide(kit_shared<T> S, int first, const T (&key)[E])
+{
+    constexpr int per = 16 / sizeof(T);
+    kit_shared<ms_chunk<T>> W = kit_shared_cast<ms_chunk<T>>(S + first);
+    KIT_UNROLL
+    for (int c = 0; c < E / per; c++) {
+        ms_chunk<T> x;
+        KIT_UNROLL
+        for (int t = 0; t < per; t++)
+            x.k[t] = key[c * per + t];
+        W[c] = x;
+    }
+}
+
+/** Stores thread i's count keys (tile positions i*E ...) for the block-sort round of groups of g threads: blocked for the baseline, in that round's CF layout for MS_CF. */
+template <typename T, int E, int V>
+__device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int g, const T (&key)[E])
+{
+    if constexpr (V == MS_BASELINE && E * sizeof(T) % 16 == 0) {
+        if (count == E) {
+            ms_store_wide<T, E>(S, i * E, key);
+            return;
+        }
+    }
+    int region = g * E, half = region / 2, base = (i & ~(g - 1)) * E, p0 = i * E - base; /* g is a power of two */
+    /* The thread's keys are all in A or all in B (half is a multiple of E): in the CF layout they
+       go forwards from key p0's position, or backwards. The direction comes from the positions of
+       the first and the last key, so that a skeleton's constant position stays inside the tile. */
+    int first = V == MS_BASELINE ? p0 : ms_cf_position(p0, half, region);
+    int step = V == MS_BASELINE || ms_cf_position(p0 + E - 1, half, region) >= first ? 1 : -1;
+    KIT_UNROLL
+    for (int t = 0; t < E; t++)
+        if (t < count)
+            S[V == MS_BASELINE ? base + first + t : ms_slot<E>(base + first + step * t)] = key[t];
+}
+
+/** The block writes its tile back from the padded exchange, coalesced: E reads of shared memory each, then E stores. */
+template <typename T, int E>
+__device__ inline void ms_write_tile(kit_shared<T> S, T *out, int len)
+{
+    const int u = (int)blockDim.x, i = (int)threadIdx.x;
+    for (int x = i; x < len; x += u)
+        out[x] = S[ms_exchange_slot<E>(x)];
+}
+
+/**
+ * The pair that thread i merges in the block-sort round of groups of g threads, in a tile of len
+ * keys: the first position of its region of g*E slots, and the lengths of its two runs (g*E/2
+ * each in a full tile, fewer or none at the end of the input).
+ */
+template <int E>
+KIT_HD inline void ms_round_pair(int i, int g, int len, int *base, int *n_a, int *n_b)
+{
+    int half = g * E / 2, b = i / g * 2 * half;
+    *base = b;
+    *n_a = len - b < 0 ? 0 : len - b < half ? len - b : half;
+    *n_b = len - b - half < 0 ? 0 : len - b - half < half ? len - b - half : half;
+}
+
+/**
+ * The block sort's work on thread i's keys, after the tile is in shared memory (padded exchange):
+ * its count keys (tile positions i*E ...) sorted in registers, then the merge rounds, groups of
+ * g = 2, 4, ..., u threads. In the CF variant, while the groups lie within one warp (g <= 32),
+ * each warp reads and writes only its own part of the tile, so the rounds need only the warp's
+ * barriers; the first store needs the block's, as it overwrites the padded exchange. The
+ * baseline keeps the block's barriers: its look-ahead reads one key past its pair, which for a
+ * warp's last group is the next warp's (CUB's block sort also synchronizes the block in every
+ * round). FULL: the tile is full, so every thread owns E keys in every round.
+ */
+template <typename T, int E, int V, bool FULL>
+__device__ inline void ms_block_rounds(kit_shared<T> S, int len, int count, T (&key)[E])
+{
+    const int u = (int)blockDim.x, i = (int)threadIdx.x;
+    int origin[E];
+    KIT_UNROLL
+    for (int t = 0; t < E; t++) {
+        key[t] = S[ms_exchange_slot<E>(FULL || t < count ? i * E + t : 0)];
+        origin[t] = t;
+    }
+    ms_register_sort<T, E, FULL>(key, origin, count);
+    for (int g = 2; g <= u; g *= 2) { /* groups of g threads merge runs of g*E/2 keys */
+        bool in_warp = V == MS_CF && g <= CF_W;
+        ms_sync(in_warp && g > 2);
+        ms_store_for_round<T, E, V>(S, i, FULL ? E : count, g, key);
+        ms_sync(in_warp);
+        int base, n_a, n_b;
+        ms_round_pair<E>(i, g, len, &base, &n_a, &n_b);
+        ms_merge_share<T, E, V, FULL>(S, base, g * E / 2, g * E, n_a, n_b, (i % g) * E, key, in_warp);
+    }
+}
+
+/**
+ * The block sort: block b sorts keys [b*u*E, (b+1)*u*E) of `in` (fewer for the last block) into
+ * the same place of `out`. Launch: grid ceil(n / (u*E)) blocks of u threads, u a power of two and
+ * a multiple of 32; dynamic shared memory ms_shared_elems(u*E) elements of T.
+ */
+template <typename T, int E, int V>
+__global__ void ms_block_sort_kernel(const T *in, T *out, int n)
+{
+    kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
+    const int u = (int)blockDim.x, tile = u * E, i = (int)threadIdx.x;
+    const long long start = (long long)blockIdx.x * tile;
+    const int len = (int)(n - start < tile ? n - start : tile);
+    T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
+    if (len == tile) { /* a full tile: the E loads of a thread all in flight before its stores */
+        KIT_UNROLL
+        for (int r = 0; r < E; r++)
+            key[r] = in[start + i + r * u];
+        KIT_UNROLL
+        for (int r = 0; r < E; r++)
+            S[ms_exchange_slot<E>(i + r * u)] = key[r];
+    } else {
+        for (int x = i; x < len; x += u)
+            S[ms_exchange_slot<E>(x)] = in[start + x];
+    }
+    __syncthreads();
+    int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
+    if (len == tile)
+        ms_block_rounds<T, E, V, true>(S, len, count, key);
+    else
+        ms_block_rounds<T, E, V, false>(S, len, count, key);
+    __syncthreads();
+    KIT_UNROLL
+    for (int t = 0; t < E; t++)
+        if (t < count)
+            S[ms_exchange_slot<E>(i * E + t)] = key[t];
+    __syncthreads();
+    ms_write_tile<T, E>(S, out + start, len);
+}
+
+/** The pair of runs of length s that output position o (of n) belongs to: its first key, and the lengths of its A and B. */
+KIT_HD inline void ms_pair_of(long long o, int n, long long s, long long *first, int *n_a, int *n_b)
+{
+    long long f = o / (2 * s) * (2 * s), rest = n - f;
+    *first = f;
+    *n_a = (int)(rest < s ? rest : s);
+    *n_b = (int)(rest - *n_a < s ? rest - *n_a : s);
+}
+
+/**
+ * A global round's partition: for tile t (outputs t*tile ...), how many of its pair's outputs
+ * before the tile come from A (a merge-path search in global memory, ties to A), in part[t].
+ * Launch: any grid of 1-D blocks covering `tiles` threads.
+ */
+template <typename T>
+__global__ void ms_partition_kernel(const T *keys, int n, int s, int tile, int tiles, int *part)
+{
+    int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (t >= tiles)
+        return;
+    long long first;
+    int n_a, n_b;
+    ms_pair_of((long long)t * tile, n, s, &first, &n_a, &n_b);
+    int diag = (int)((long long)t * tile - first);
+    part[t] = ms_co_rank(keys + first, n_a, keys + first + n_a, n_b, diag);
+}
+
+/**
+ * A global round's merge: block t merges tile t of the round's output (runs of s keys of `in`,
+ * merged in pairs into `out`), with the split part[] from ms_partition_kernel. The tile's part of
+ * A and of B go to shared memory (A then B for the baseline, the CF layout for MS_CF), each
+ * thread merges E outputs, and the block writes the tile back coalesced. Launch: one block of u
+ * threads per tile (u a multiple of 32); dynamic shared memory ms_shared_elems(u*E) elements of T.
+ */
+template <typename T, int E, int V>
+__global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *part)
+{
+    kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
+    const int u = (int)blockDim.x, tile = u * E, i = (int)threadIdx.x, t = (int)blockIdx.x;
+    const long long o0 = (long long)t * tile;
+    long long first;
+    int pair_a, pair_b;
+    ms_pair_of(o0, n, s, &first, &pair_a, &pair_b);
+    int d0 = (int)(o0 - first), len = (int)(n - o0 < tile ? n - o0 : tile), d1 = d0 + len;
+    int a0 = part[t], a1 = d1 == pair_a + pair_b ? pair_a : part[t + 1];
+    int n_a = a1 - a0, n_b = len - n_a;
+    const T *A = in + first + a0, *B = in + first + pair_a + (d0 - a0);
+    T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
+    if (len == tile) { /* a full tile: the E loads of a thread all in flight before its stores */
+        T v[E];
+        KIT_UNROLL
+        for (int r = 0; r < E; r++) {
+            int x = i + r * u;
+            v[r] = *(x < n_a ? A + x : B + (x - n_a));
+        }
+        KIT_UNROLL
+        for (int r = 0; r < E; r++) {
+            int x = i + r * u;
+            S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = v[r];
+        }
+    } else {
+        for (int x = i; x < len; x += u)
+            S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = x < n_a ? A[x] : B[x - n_a];
+    }
+    __syncthreads();
+    int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
+    if (len == tile)
+        ms_merge_share<T, E, V, true>(S, 0, n_a, tile, n_a, n_b, i * E, key);
+    else
+        ms_merge_share<T, E, V, false>(S, 0, n_a, tile, n_a, n_b, i * E, key);
+    __syncthreads();
+    KIT_UNROLL
+    for (int j = 0; j < E; j++)
+        if (j < count)
+            S[ms_exchange_slot<E>(i * E + j)] = key[j];
+    __syncthreads();
+    ms_write_tile<T, E>(S, out + o0, len);
+}
+
+/** Tiles of a sort of n keys with u threads and E keys per thread: the size of the partition array ms_sort needs. */
+KIT_HD inline int ms_tiles(int n, int u, int E)
+{
+    return (int)(((long long)n + (long long)u * E - 1) / ((long long)u * E));
+}
+
+/**
+ * Sorts d_keys[0 .. n) on the device, stably, with variant V, E keys per thread and u threads
+ * per block (a power of two, 32 .. 1024). d_tmp holds n keys and d_part ms_tiles(n, u, E) ints of
+ * scratch. The result is in d_keys. Launch errors are left for cudaGetLastError().
+ */
+template <typename T, int E, int V>
+void ms_sort(T *d_keys, T *d_tmp, int *d_part, int n, int u)
+{
+    if (n <= 0)
+        return;
+    int tile = u * E, tiles = ms_tiles(n, u, E);
+    size_t bytes = (size_t)ms_shared_elems(tile) * sizeof(T);
+    KIT_ALLOW_SHARED((ms_block_sort_kernel<T, E, V>), bytes);
+    KIT_ALLOW_SHARED((ms_merge_kernel<T, E, V>), bytes);
+    /* Each global round swaps the buffers: the block sort writes where the last round must read. */
+    int rounds = 0;
+    for (long long s = tile; s < n; s *= 2)
+        rounds++;
+    T *src = rounds % 2 == 0 ? d_keys : d_tmp, *dst = rounds % 2 == 0 ? d_tmp : d_keys;
+    /* in place when src is d_keys: a block reads its tile before it writes */
+    KIT_LAUNCH((ms_block_sort_kernel<T, E, V>), tiles, u, bytes, d_keys, src, n);
+    for (long long s = tile; s < n; s *= 2) {
+        KIT_LAUNCH(ms_partition_kernel<T>, (tiles + 255) / 256, 256, 0, src, n, (int)s, tile, tiles, d_part);
+        KIT_LAUNCH((ms_merge_kernel<T, E, V>), tiles, u, bytes, src, dst, n, (int)s, d_part);
+        T *swap = src;
+        src = dst;
+        dst = swap;
+    }
+}
+
+#endif
