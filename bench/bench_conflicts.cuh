@@ -37,12 +37,9 @@ static inline int bench_conflicts_main(int argc, char **argv, int n, const char 
     for (int i = 0; i < n; i++) {
         kit_cpu_trace_start();
         run(i);
-        kit_access *acc;
-        size_t na = kit_cpu_trace_stop(&acc);
-        kit_bank_model model = {32, 4};
         kit_bank_report r;
         char err[160];
-        if (kit_bank_simulate(&model, acc, na, &r, err, sizeof err) != 0) {
+        if (kit_cpu_trace_simulate(&r, NULL, err, sizeof err) != 0) {
             fprintf(stderr, "%s: %s\n", names[i], err);
             return 1;
         }
@@ -50,7 +47,6 @@ static inline int bench_conflicts_main(int argc, char **argv, int n, const char 
         st[i] = r.store.conflicts;
         cost[i] = r.load.cost;
         kit_bank_free(&r);
-        free(acc);
     }
     int rc = 0;
     if (csv)

@@ -16,9 +16,12 @@ struct launch {
     int E, u, shape;
 };
 
-/* One tile of u*E keys, split between A and B by `shape`, through lab 7's measured kernel (cf_gather_probe). */
-static void run(const launch *l)
+static launch L[32];
+
+/* Launch i: one tile of u*E keys, split between A and B by `shape`, through lab 7's measured kernel (cf_gather_probe). */
+static void run(int i)
 {
+    const launch *l = &L[i];
     int E = l->E, u = l->u, tile = u * E, n_a = l->shape == 1 ? tile / 3 : tile / 2, n_b = tile - n_a;
     int *A = (int *)kit_xmalloc((size_t)n_a * 4), *B = (int *)kit_xmalloc((size_t)n_b * 4);
     if (l->shape == 0)
@@ -34,13 +37,6 @@ static void run(const launch *l)
     measure_cf(KIT_TYPE_I32, A, n_a, B, n_b, cfg);
     free(A);
     free(B);
-}
-
-static launch L[32];
-
-static void run_one(int i)
-{
-    run(&L[i]);
 }
 
 int main(int argc, char **argv)
@@ -59,5 +55,5 @@ int main(int argc, char **argv)
                 names[n] = L[n].name;
                 n++;
             }
-    return bench_conflicts_main(argc, argv, n, names, run_one);
+    return bench_conflicts_main(argc, argv, n, names, run);
 }

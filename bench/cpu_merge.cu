@@ -1,57 +1,22 @@
 /*
  * Benchmark of the CPU execution path: a tiled merge of 2^20 int32 keys with
  * 256-thread blocks, run on the kit's CPU emulation with and without tracing,
- * then the trace through the simulator. Built from the lab 1 and 2 reference
- * solutions, so it lives outside common/ and is not shipped to students.
+ * then the trace through the simulator. The kernel is lab 4's reference
+ * solution, so the benchmark lives outside common/ and is not shipped to students.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "co_rank.cuh"
 #include "kit.h"
 #include "kit_bank.h"
 #include "kit_ref.h"
 #include "kit_cuda.h"
-#include "merge_sequential.cuh"
-
-/*
- * Each block makes one contiguous part of C. Per round it loads up to `tile`
- * keys of what remains of its A and B parts into shared memory, merges the
- * next min(tile, remaining) outputs (each thread an equal share, found with
- * co_rank on the tiles), and advances by what the round consumed.
- * Launch: any grid, blockDim.x threads, 2 * tile * sizeof(int) bytes of shared memory.
- */
-__global__ void tiled_merge(const int *A, int m, const int *B, int n, int *C, int tile)
-{
-    kit_shared<int> A_S = KIT_DYNAMIC_SHARED(int), B_S = A_S + tile;
-    int total = m + n, per_block = (total + (int)gridDim.x - 1) / (int)gridDim.x;
-    int c_begin = min((int)blockIdx.x * per_block, total), c_end = min(c_begin + per_block, total);
-    int a_begin = co_rank(c_begin, A, m, B, n), a_end = co_rank(c_end, A, m, B, n);
-    int b_begin = c_begin - a_begin, a_len = a_end - a_begin, b_len = (c_end - a_end) - b_begin;
-    int a_done = 0, b_done = 0, c_done = 0, c_len = c_end - c_begin;
-    while (c_done < c_len) {
-        int a_take = min(tile, a_len - a_done), b_take = min(tile, b_len - b_done);
-        for (int i = threadIdx.x; i < a_take; i += blockDim.x)
-            A_S[i] = A[a_begin + a_done + i];
-        for (int i = threadIdx.x; i < b_take; i += blockDim.x)
-            B_S[i] = B[b_begin + b_done + i];
-        __syncthreads();
-        int c_take = min(tile, c_len - c_done), share = (c_take + (int)blockDim.x - 1) / (int)blockDim.x;
-        int k0 = min((int)threadIdx.x * share, c_take), k1 = min(k0 + share, c_take);
-        int i0 = co_rank(k0, A_S, a_take, B_S, b_take), i1 = co_rank(k1, A_S, a_take, B_S, b_take);
-        merge_sequential(A_S + i0, i1 - i0, B_S + (k0 - i0), (k1 - i1) - (k0 - i0), C + c_begin + c_done + k0);
-        int a_used = co_rank(c_take, A_S, a_take, B_S, b_take);
-        __syncthreads();
-        a_done += a_used;
-        b_done += c_take - a_used;
-        c_done += c_take;
-    }
-}
+#include "merge_tiled.cuh"
 
 static double run(const int *A, int m, const int *B, int n, int *C, int blocks, int threads, int tile)
 {
     double t0 = kit_now_s();
-    KIT_LAUNCH(tiled_merge, blocks, threads, 2 * tile * sizeof(int), A, m, B, n, C, tile);
+    KIT_LAUNCH(merge_tiled_kernel<int>, blocks, threads, merge_tiled_shared_bytes<int>(tile), A, m, B, n, C, tile);
     CUDA_CHECK_LAUNCH();
     return kit_now_s() - t0;
 }

@@ -47,6 +47,31 @@ struct shape {
     int threads, tile, outputs_per_block;
 };
 
+static const shape BASIC_SHAPES[] = {{128, 0, 1024}, {256, 0, 2048}, {256, 0, 4096}};
+static const shape TILED_SHAPES[] = {{128, 1024, 8192},  {256, 2048, 16384}, {256, 4096, 32768},
+                                     {512, 4096, 65536}, {128, 2048, 32768}, {256, 2048, 65536}};
+static const shape CIRCULAR_SHAPES[] = {{128, 1024, 8192},  {128, 1024, 16384}, {128, 1024, 32768}, {64, 1024, 8192},
+                                        {64, 1024, 16384},  {128, 1536, 12288}, {128, 1536, 24576}, {128, 2048, 16384},
+                                        {256, 2048, 16384}, {128, 1024, 0},     {512, 4096, 0}};
+/* Lab 7's CF-Merge: tile is E, one tile of u*E outputs per block. */
+static const shape CF_SHAPES[] = {{512, 15, 512 * 15}, {256, 17, 256 * 17}, {256, 16, 256 * 16}, {256, 12, 256 * 12},
+                                  {128, 15, 128 * 15}};
+
+/* The kernels compared, in this order: kernel k of the output is KERNELS[k]. */
+enum { BASIC, TILED, CIRCULAR, CF, NKERNELS };
+static const struct {
+    const char *name;
+    const shape *shapes;
+    int nshapes;
+} KERNELS[NKERNELS] = {{"basic", BASIC_SHAPES, 3}, {"tiled", TILED_SHAPES, 6}, {"circular", CIRCULAR_SHAPES, 11},
+                       {"cf (lab 7)", CF_SHAPES, 5}};
+
+/* The device arrays of one size: sorted A and B, C for the kernels, ref for thrust's merge. */
+struct buffers {
+    int m, n, total;
+    int *d_A, *d_B, *d_C, *d_ref;
+};
+
 template <typename K>
 static int resident_blocks(K kernel, int threads, size_t shared)
 {
@@ -57,6 +82,109 @@ static int resident_blocks(K kernel, int threads, size_t shared)
     return per_sm * sms;
 }
 
+/* The blocks of shape sh for `total` outputs. */
+static int blocks_of(shape sh, int total)
+{
+    return sh.outputs_per_block > 0 ? (total + sh.outputs_per_block - 1) / sh.outputs_per_block
+                                    : resident_blocks(merge_circular_kernel<int>, sh.threads,
+                                                      merge_circular_shared_bytes<int>(sh.tile, sh.threads));
+}
+
+/* Launches kernel k on b, `blocks` blocks of shape sh; checks the launch. */
+static void launch_kernel(int k, const buffers &b, int blocks, shape sh)
+{
+    if (k == BASIC)
+        KIT_LAUNCH(merge_basic_kernel<int>, blocks, sh.threads, 0, b.d_A, b.m, b.d_B, b.n, b.d_C);
+    else if (k == TILED)
+        KIT_LAUNCH(merge_tiled_kernel<int>, blocks, sh.threads, merge_tiled_shared_bytes<int>(sh.tile), b.d_A, b.m,
+                   b.d_B, b.n, b.d_C, sh.tile);
+    else if (k == CIRCULAR)
+        KIT_LAUNCH(merge_circular_kernel<int>, blocks, sh.threads, merge_circular_shared_bytes<int>(sh.tile, sh.threads),
+                   b.d_A, b.m, b.d_B, b.n, b.d_C, sh.tile);
+    else
+        launch_cf(KIT_TYPE_I32, b.d_A, b.m, b.d_B, b.n, b.d_C, kit_merge_cfg{blocks, sh.threads, sh.tile});
+    CUDA_CHECK_LAUNCH();
+}
+
+/* What the best shape of kernel k was, for the last column. */
+static void describe_shape(int k, shape sh, char *desc, size_t len)
+{
+    if (k == CF)
+        snprintf(desc, len, "%d threads, E = %d, a tile of %d outputs per block", sh.threads, sh.tile,
+                 sh.outputs_per_block);
+    else if (sh.outputs_per_block > 0)
+        snprintf(desc, len, "%d threads, tile %d, %d outputs per block", sh.threads, sh.tile, sh.outputs_per_block);
+    else
+        snprintf(desc, len, "%d threads, tile %d, one block per resident slot", sh.threads, sh.tile);
+}
+
+/* One row of the table: n, what ran, its time, its throughput, and its time against the copy's and thrust's. */
+static void print_row(int lg, const char *name, float ms, float copy, float thr, const char *desc)
+{
+    printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, name, ms, (double)(1 << lg) / ms * 1e-6,
+           100.0 * copy / ms, thr / ms, desc);
+}
+
+/*
+ * Times kernel k in each of its shapes on b (medians of reps runs) and prints the best shape's row,
+ * and with all_shapes every shape's time. Returns 0, or 1 after a FAIL line when a shape's merge
+ * differs from thrust's.
+ */
+static int bench_kernel(int k, const buffers &b, int lg, int reps, int all_shapes, float copy, float thr)
+{
+    thrust::device_ptr<int> C(b.d_C), R(b.d_ref);
+    float best = 1e30f;
+    shape best_shape = KERNELS[k].shapes[0];
+    for (int s = 0; s < KERNELS[k].nshapes; s++) {
+        shape sh = KERNELS[k].shapes[s];
+        int blocks = blocks_of(sh, b.total);
+        CUDA_CHECK(cudaMemset(b.d_C, 0, (size_t)b.total * 4));
+        float ms = bench_median_ms([&] { launch_kernel(k, b, blocks, sh); }, reps);
+        if (!thrust::equal(C, C + b.total, R)) {
+            printf("FAIL: kernel %d with %d threads, tile %d gives a wrong merge at 2^%d\n", k, sh.threads, sh.tile, lg);
+            return 1;
+        }
+        if (all_shapes)
+            printf("    shape: kernel %d, %d threads, tile %d, %d outputs per block (0: one block per resident slot): %.3f ms\n",
+                   k, sh.threads, sh.tile, sh.outputs_per_block, ms);
+        if (ms < best) {
+            best = ms;
+            best_shape = sh;
+        }
+    }
+    char desc[96];
+    describe_shape(k, best_shape, desc, sizeof desc);
+    print_row(lg, KERNELS[k].name, best, copy, thr, desc);
+    return 0;
+}
+
+/* Every row of size 2^lg: the copy, thrust, then each kernel. Returns 0, or 1 when a kernel's merge is wrong. */
+static int bench_size(int lg, int reps, int all_shapes)
+{
+    buffers b;
+    b.total = 1 << lg, b.m = b.total / 2, b.n = b.total - b.m;
+    CUDA_CHECK(cudaMalloc(&b.d_A, (size_t)b.m * 4));
+    CUDA_CHECK(cudaMalloc(&b.d_B, (size_t)b.n * 4));
+    CUDA_CHECK(cudaMalloc(&b.d_C, (size_t)b.total * 4));
+    CUDA_CHECK(cudaMalloc(&b.d_ref, (size_t)b.total * 4));
+    sorted_random(b.d_A, b.m, 1);
+    sorted_random(b.d_B, b.n, 2);
+    thrust::device_ptr<int> A(b.d_A), B(b.d_B), R(b.d_ref);
+    float copy = bench_median_ms(
+        [&] { CUDA_CHECK(cudaMemcpy(b.d_C, b.d_ref, (size_t)b.total * 4, cudaMemcpyDeviceToDevice)); }, reps);
+    float thr = bench_median_ms([&] { thrust::merge(A, A + b.m, B, B + b.n, R); }, reps);
+    print_row(lg, "d2d copy", copy, copy, thr, "cudaMemcpy of C's size");
+    print_row(lg, "thrust", thr, copy, thr, "thrust::merge");
+    for (int k = 0; k < NKERNELS; k++)
+        if (bench_kernel(k, b, lg, reps, all_shapes, copy, thr) != 0)
+            return 1;
+    CUDA_CHECK(cudaFree(b.d_A));
+    CUDA_CHECK(cudaFree(b.d_B));
+    CUDA_CHECK(cudaFree(b.d_C));
+    CUDA_CHECK(cudaFree(b.d_ref));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     /* --shapes: also print every launch shape's time, not only the best one's. */
@@ -65,102 +193,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [--shapes]\n", argv[0]);
         return 2;
     }
-    char why[160];
-    if (kit_gpu_count(why, sizeof why) == 0) {
-        printf("merge_bench skipped: %s\n", why);
-        return 0;
-    }
     cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    if (!bench_gpu("merge_bench", &prop))
+        return 0;
     printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
     const int reps = 7;
-    const shape basic_shapes[] = {{128, 0, 1024}, {256, 0, 2048}, {256, 0, 4096}};
-    const shape tiled_shapes[] = {{128, 1024, 8192},   {256, 2048, 16384}, {256, 4096, 32768},
-                                  {512, 4096, 65536},  {128, 2048, 32768}, {256, 2048, 65536}};
     KIT_ALLOW_SHARED(merge_tiled_kernel<int>, merge_tiled_shared_bytes<int>(4096));
-    const shape circular_shapes[] = {{128, 1024, 8192},  {128, 1024, 16384}, {128, 1024, 32768}, {64, 1024, 8192},
-                                     {64, 1024, 16384},  {128, 1536, 12288}, {128, 1536, 24576}, {128, 2048, 16384},
-                                     {256, 2048, 16384}, {128, 1024, 0},     {512, 4096, 0}};
     KIT_ALLOW_SHARED(merge_circular_kernel<int>, merge_circular_shared_bytes<int>(8192, 1024));
-    /* Lab 7's CF-Merge: tile is E, one tile of u*E outputs per block. */
-    const shape cf_shapes[] = {{512, 15, 512 * 15}, {256, 17, 256 * 17}, {256, 16, 256 * 16}, {256, 12, 256 * 12},
-                               {128, 15, 128 * 15}};
     printf("%-10s %-9s %12s %10s %9s %9s  %s\n", "n", "kernel", "ms", "Gkeys/s", "of copy", "x thrust", "best shape");
-    for (int lg = 20; lg <= 28; lg += 2) {
-        int total = 1 << lg, m = total / 2, n = total - m;
-        int *d_A, *d_B, *d_C, *d_ref;
-        CUDA_CHECK(cudaMalloc(&d_A, (size_t)m * 4));
-        CUDA_CHECK(cudaMalloc(&d_B, (size_t)n * 4));
-        CUDA_CHECK(cudaMalloc(&d_C, (size_t)total * 4));
-        CUDA_CHECK(cudaMalloc(&d_ref, (size_t)total * 4));
-        sorted_random(d_A, m, 1);
-        sorted_random(d_B, n, 2);
-        thrust::device_ptr<int> A(d_A), B(d_B), C(d_C), R(d_ref);
-        float copy = bench_median_ms([&] { CUDA_CHECK(cudaMemcpy(d_C, d_ref, (size_t)total * 4, cudaMemcpyDeviceToDevice)); }, reps);
-        float thr = bench_median_ms([&] { thrust::merge(A, A + m, B, B + n, R); }, reps);
-        double keys = (double)total;
-        printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, "d2d copy", copy, keys / copy * 1e-6, 100.0, thr / copy,
-               "cudaMemcpy of C's size");
-        printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, "thrust", thr, keys / thr * 1e-6, 100.0 * copy / thr,
-               1.0, "thrust::merge");
-        for (int kernel = 0; kernel < 4; kernel++) {
-            const shape *shapes = kernel == 0 ? basic_shapes : kernel == 1 ? tiled_shapes : kernel == 2 ? circular_shapes : cf_shapes;
-            int nshapes = kernel == 0 ? 3 : kernel == 1 ? 6 : kernel == 2 ? 11 : 5;
-            float best = 1e30f;
-            shape best_shape = shapes[0];
-            for (int s = 0; s < nshapes; s++) {
-                shape sh = shapes[s];
-                int blocks = sh.outputs_per_block > 0
-                                 ? (total + sh.outputs_per_block - 1) / sh.outputs_per_block
-                                 : resident_blocks(merge_circular_kernel<int>, sh.threads,
-                                                   merge_circular_shared_bytes<int>(sh.tile, sh.threads));
-                auto launch = [&] {
-                    if (kernel == 0)
-                        KIT_LAUNCH(merge_basic_kernel<int>, blocks, sh.threads, 0, d_A, m, d_B, n, d_C);
-                    else if (kernel == 1)
-                        KIT_LAUNCH(merge_tiled_kernel<int>, blocks, sh.threads, merge_tiled_shared_bytes<int>(sh.tile),
-                                   d_A, m, d_B, n, d_C, sh.tile);
-                    else if (kernel == 2)
-                        KIT_LAUNCH(merge_circular_kernel<int>, blocks, sh.threads,
-                                   merge_circular_shared_bytes<int>(sh.tile, sh.threads), d_A, m, d_B, n, d_C, sh.tile);
-                    else
-                        launch_cf(KIT_TYPE_I32, d_A, m, d_B, n, d_C, kit_merge_cfg{blocks, sh.threads, sh.tile});
-                    CUDA_CHECK_LAUNCH();
-                };
-                CUDA_CHECK(cudaMemset(d_C, 0, (size_t)total * 4));
-                float ms = bench_median_ms(launch, reps);
-                if (!thrust::equal(C, C + total, R)) {
-                    printf("FAIL: kernel %d with %d threads, tile %d gives a wrong merge at 2^%d\n", kernel, sh.threads,
-                           sh.tile, lg);
-                    return 1;
-                }
-                if (all_shapes)
-                    printf("    shape: kernel %d, %d threads, tile %d, %d outputs per block (0: one block per resident slot): %.3f ms\n",
-                           kernel, sh.threads, sh.tile, sh.outputs_per_block, ms);
-                if (ms < best) {
-                    best = ms;
-                    best_shape = sh;
-                }
-            }
-            const char *name = kernel == 0 ? "basic" : kernel == 1 ? "tiled" : kernel == 2 ? "circular" : "cf (lab 7)";
-            char desc[96];
-            if (kernel == 3)
-                snprintf(desc, sizeof desc, "%d threads, E = %d, a tile of %d outputs per block", best_shape.threads,
-                         best_shape.tile, best_shape.outputs_per_block);
-            else if (best_shape.outputs_per_block > 0)
-                snprintf(desc, sizeof desc, "%d threads, tile %d, %d outputs per block", best_shape.threads,
-                         best_shape.tile, best_shape.outputs_per_block);
-            else
-                snprintf(desc, sizeof desc, "%d threads, tile %d, one block per resident slot", best_shape.threads,
-                         best_shape.tile);
-            printf("2^%-8d %-9s %12.3f %10.2f %8.0f%% %9.2f  %s\n", lg, name, best, keys / best * 1e-6,
-                   100.0 * copy / best, thr / best, desc);
-        }
-        CUDA_CHECK(cudaFree(d_A));
-        CUDA_CHECK(cudaFree(d_B));
-        CUDA_CHECK(cudaFree(d_C));
-        CUDA_CHECK(cudaFree(d_ref));
-    }
+    for (int lg = 20; lg <= 28; lg += 2)
+        if (bench_size(lg, reps, all_shapes) != 0)
+            return 1;
     printf("(\"of copy\": the copy's time over the kernel's; \"x thrust\": thrust's time over the kernel's; times are medians of %d)\n",
            reps);
     return 0;

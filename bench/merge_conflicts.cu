@@ -32,8 +32,10 @@ static const launch LAUNCHES[] = {
 };
 #define NLAUNCHES (int)(sizeof LAUNCHES / sizeof LAUNCHES[0])
 
-static void run(const launch *l)
+/* Runs launch i and checks its merge against the reference. */
+static void run(int i)
 {
+    const launch *l = &LAUNCHES[i];
     int *h_A = (int *)kit_xmalloc(l->m * sizeof(int)), *h_B = (int *)kit_xmalloc(l->n * sizeof(int));
     kit_gen_merge_input(KIT_TYPE_I32, h_A, l->m, h_B, l->n, l->gen, 1);
     int *d_A = (int *)kit_device_copy(h_A, l->m * sizeof(int)), *d_B = (int *)kit_device_copy(h_B, l->n * sizeof(int));
@@ -64,15 +66,10 @@ static void run(const launch *l)
     free(ref);
 }
 
-static void run_one(int i)
-{
-    run(&LAUNCHES[i]);
-}
-
 int main(int argc, char **argv)
 {
     const char *names[NLAUNCHES];
     for (int i = 0; i < NLAUNCHES; i++)
         names[i] = LAUNCHES[i].name;
-    return bench_conflicts_main(argc, argv, NLAUNCHES, names, run_one);
+    return bench_conflicts_main(argc, argv, NLAUNCHES, names, run);
 }

@@ -129,13 +129,9 @@ static int bench_type(kit_type type, T lo, T hi, int sms)
 
 int main(void)
 {
-    char why[160];
-    if (kit_gpu_count(why, sizeof why) == 0) {
-        printf("pbs_bench skipped: %s\n", why);
-        return 0;
-    }
     cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    if (!bench_gpu("pbs_bench", &prop))
+        return 0;
     printf("device: %s, %d SMs; %lld queries per run, median of 5 after a warm-up\n", prop.name,
            prop.multiProcessorCount, QUERIES);
     printf("%-4s %-5s %-6s %-9s %13s %13s\n", "type", "K", "query", "search", "time", "throughput");

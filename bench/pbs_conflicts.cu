@@ -38,8 +38,12 @@ static int make_launches(launch *l)
     return n;
 }
 
-static void run(const launch *l)
+static launch L[64];
+
+/* Runs launch i and checks every answer against the reference. */
+static void run(int i)
 {
+    const launch *l = &L[i];
     size_t size = kit_type_size(l->type);
     void *keys = kit_xmalloc((size_t)l->K * size), *queries = kit_xmalloc(NQ * size);
     int *answers = (int *)kit_xmalloc(NQ * sizeof(int));
@@ -66,18 +70,11 @@ static void run(const launch *l)
     free(answers);
 }
 
-static launch L[64];
-
-static void run_one(int i)
-{
-    run(&L[i]);
-}
-
 int main(int argc, char **argv)
 {
     int n = make_launches(L);
     const char *names[64];
     for (int i = 0; i < n; i++)
         names[i] = L[i].name;
-    return bench_conflicts_main(argc, argv, n, names, run_one);
+    return bench_conflicts_main(argc, argv, n, names, run);
 }

@@ -230,26 +230,17 @@ static int worst_table(int reps)
 
 int main(int argc, char **argv)
 {
-    char why[160];
-    if (argc == 5 && strcmp(argv[1], "--once") == 0) {
-        if (kit_gpu_count(why, sizeof why) == 0) {
-            printf("sort_bench skipped: %s\n", why);
-            return 0;
-        }
-        return run_once(atoi(argv[2]), argv[3], argv[4]);
-    }
+    cudaDeviceProp prop;
+    if (argc == 5 && strcmp(argv[1], "--once") == 0)
+        return bench_gpu("sort_bench", &prop) ? run_once(atoi(argv[2]), argv[3], argv[4]) : 0;
     /* --quick: random input at 2^24 and 2^26 only, for tuning. */
     int quick = argc == 2 && strcmp(argv[1], "--quick") == 0;
     if (argc != 1 && !quick) {
         fprintf(stderr, "usage: %s [--quick | --once LG INPUT SORTER]\n", argv[0]);
         return 2;
     }
-    if (kit_gpu_count(why, sizeof why) == 0) {
-        printf("sort_bench skipped: %s\n", why);
+    if (!bench_gpu("sort_bench", &prop))
         return 0;
-    }
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
     printf("device: %s, %d SMs; times are medians of 7, copy included\n", prop.name, prop.multiProcessorCount);
     printf("%-6s %-7s %-16s %10s %9s %8s\n", "n", "input", "sorter", "ms", "Gkeys/s", "x cub");
     const int reps = 7;

@@ -152,14 +152,8 @@ inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
 inline long long min(long long a, long long b) { return a < b ? a : b; }
 inline long long max(long long a, long long b) { return a > b ? a : b; }
 
-/* Atomics are trivially atomic here: threads only switch at synchronization points. */
-template <typename T>
-T atomicAdd(T *p, T v)
-{
-    T old = *p;
-    *p = old + v;
-    return old;
-}
+/* Atomics are trivially atomic here: threads only switch at synchronization points.
+   Each stores its new value with atomicExch, which returns the old one. */
 template <typename T>
 T atomicExch(T *p, T v)
 {
@@ -168,27 +162,13 @@ T atomicExch(T *p, T v)
     return old;
 }
 template <typename T>
-T atomicMin(T *p, T v)
-{
-    T old = *p;
-    *p = v < old ? v : old;
-    return old;
-}
+T atomicAdd(T *p, T v) { return atomicExch(p, *p + v); }
 template <typename T>
-T atomicMax(T *p, T v)
-{
-    T old = *p;
-    *p = v > old ? v : old;
-    return old;
-}
+T atomicMin(T *p, T v) { return atomicExch(p, v < *p ? v : *p); }
 template <typename T>
-T atomicCAS(T *p, T compare, T v)
-{
-    T old = *p;
-    if (old == compare)
-        *p = v;
-    return old;
-}
+T atomicMax(T *p, T v) { return atomicExch(p, v > *p ? v : *p); }
+template <typename T>
+T atomicCAS(T *p, T compare, T v) { return atomicExch(p, *p == compare ? v : *p); }
 
 /* ---- the runtime ------------------------------------------------------------ */
 enum cudaError {
@@ -278,5 +258,16 @@ void kit_cpu_trace_start(void);
  * @return their number
  */
 size_t kit_cpu_trace_stop(kit_access **out);
+
+/**
+ * Stops the in-memory trace and counts its bank conflicts with the simulator, on 32 banks of
+ * 4 bytes (kit_bank_simulate()); the accesses themselves are freed.
+ * @param[out] r      the simulator's report, after a 0 return (free it with kit_bank_free())
+ * @param[out] n      the number of accesses traced, or NULL
+ * @param[out] err    why the simulator refused the trace
+ * @param[in]  errlen size of @p err
+ * @return 0, or -1 with a reason in @p err
+ */
+int kit_cpu_trace_simulate(kit_bank_report *r, size_t *n, char *err, size_t errlen);
 
 #endif

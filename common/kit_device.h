@@ -235,6 +235,16 @@ extern __shared__ __align__(16) unsigned char kit_dynamic_smem_[];
 #define KIT_LAUNCH(kernel, grid, block, shmem, ...) kernel<<<(grid), (block), (shmem)>>>(__VA_ARGS__)
 #endif
 
+/**
+ * KIT_ALLOW_SHARED(kernel, shmem), then KIT_LAUNCH(kernel, grid, block, shmem, args...): a launch
+ * with any amount of dynamic shared memory the GPU has. @p shmem is evaluated twice.
+ */
+#define KIT_LAUNCH_SHARED(kernel, grid, block, shmem, ...)              \
+    do {                                                               \
+        KIT_ALLOW_SHARED(kernel, shmem);                               \
+        KIT_LAUNCH(kernel, grid, block, shmem, __VA_ARGS__);           \
+    } while (0)
+
 /** Asks nvcc to unroll the loop that follows; the CPU build ignores it (g++ does not know the pragma). */
 #ifdef KIT_CPU
 #define KIT_UNROLL

@@ -72,6 +72,25 @@ static inline int kit_driver_begin(kit_args *a, int argc, char **argv, const cha
 }
 
 /**
+ * A driver's command-line run, once the options are parsed.
+ * @param[in] a    the options
+ * @param[in] prog the program's name (argv[0]), for its messages
+ * @return the exit status
+ */
+typedef int (*kit_driver_run_fn)(const kit_args *a, const char *prog);
+
+/**
+ * The whole main() of a lab driver: kit_driver_begin(), then @p run for a command-line run.
+ * @return kit_driver_begin()'s exit status (after --help, a bad option or --serve), or run's
+ */
+static inline int kit_driver_main(int argc, char **argv, const char *what, kit_serve_fn serve, kit_driver_run_fn run)
+{
+    kit_args a;
+    int rc = kit_driver_begin(&a, argc, argv, what, serve);
+    return rc >= 0 ? rc : run(&a, argv[0]);
+}
+
+/**
  * Allocates and generates the sorted merge inputs the options describe.
  * @param[in]  a the options
  * @param[out] A a->m elements (free it)

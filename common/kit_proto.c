@@ -30,6 +30,34 @@ static int read_array(FILE *f, uint64_t count, size_t size, void **out)
     return 0;
 }
 
+/* Reads the 8-byte magic and a header of `size` bytes; 0 when the magic is `want` and both were read. */
+static int read_header(FILE *f, const char want[8], void *h, size_t size)
+{
+    char magic[8];
+    if (fread(magic, 1, sizeof magic, f) != sizeof magic || memcmp(magic, want, sizeof magic) != 0)
+        return -1;
+    return fread(h, size, 1, f) == 1 ? 0 : -1;
+}
+
+/*
+ * Reads `count` arrays in turn, array i of counts[i] elements of sizes[i] bytes into *out[i]
+ * (read_array()). On failure it frees them all, leaves each *out[i] NULL and returns -1.
+ */
+static int read_arrays(FILE *f, int count, const uint64_t *counts, const size_t *sizes, void **const *out)
+{
+    for (int i = 0; i < count; i++)
+        *out[i] = NULL;
+    for (int i = 0; i < count; i++)
+        if (read_array(f, counts[i], sizes[i], out[i]) != 0) {
+            for (int j = 0; j < count; j++) {
+                free(*out[j]);
+                *out[j] = NULL;
+            }
+            return -1;
+        }
+    return 0;
+}
+
 int kit_req_write(FILE *f, const kit_req *h, const void *A, const void *B, const int64_t *Q)
 {
     size_t size = kit_type_size((kit_type)h->type);
@@ -44,11 +72,9 @@ int kit_req_write(FILE *f, const kit_req *h, const void *A, const void *B, const
 
 int kit_req_read(FILE *f, kit_req *h, void **A, void **B, int64_t **Q, char *err, size_t errlen)
 {
-    char magic[8];
     *A = *B = NULL;
     *Q = NULL;
-    if (fread(magic, 1, sizeof magic, f) != sizeof magic || memcmp(magic, REQ_MAGIC, sizeof magic) != 0 ||
-        fread(h, sizeof *h, 1, f) != 1) {
+    if (read_header(f, REQ_MAGIC, h, sizeof *h) != 0) {
         snprintf(err, errlen, "not a kit request (bad or missing header)");
         return -1;
     }
@@ -59,13 +85,10 @@ int kit_req_read(FILE *f, kit_req *h, void **A, void **B, int64_t **Q, char *err
                  (unsigned long long)KIT_PROTO_MAX_ELEMS);
         return -1;
     }
-    if (read_array(f, h->m, size, A) || read_array(f, h->n, size, B) ||
-        read_array(f, h->q, sizeof(int64_t), (void **)Q)) {
-        free(*A);
-        free(*B);
-        free(*Q);
-        *A = *B = NULL;
-        *Q = NULL;
+    const uint64_t counts[3] = {h->m, h->n, h->q};
+    const size_t sizes[3] = {size, size, sizeof(int64_t)};
+    void **const out[3] = {A, B, (void **)Q};
+    if (read_arrays(f, 3, counts, sizes, out) != 0) {
         snprintf(err, errlen, "request is truncated");
         return -1;
     }
@@ -87,11 +110,9 @@ int kit_res_write(FILE *f, const kit_res *h, const void *C, const void *A, const
 int kit_res_read(FILE *f, const kit_res *want, kit_res *h, void **C, void **A, void **B, int64_t **R,
                  char *err, size_t errlen)
 {
-    char magic[8];
     *C = *A = *B = NULL;
     *R = NULL;
-    if (fread(magic, 1, sizeof magic, f) != sizeof magic || memcmp(magic, RES_MAGIC, sizeof magic) != 0 ||
-        fread(h, sizeof *h, 1, f) != 1) {
+    if (read_header(f, RES_MAGIC, h, sizeof *h) != 0) {
         snprintf(err, errlen, "runner wrote no valid reply");
         return -1;
     }
@@ -114,14 +135,10 @@ int kit_res_read(FILE *f, const kit_res *want, kit_res *h, void **C, void **A, v
         return -1;
     }
     size_t size = kit_type_size((kit_type)h->type);
-    if (read_array(f, h->c, size, C) || read_array(f, h->m, size, A) || read_array(f, h->n, size, B) ||
-        read_array(f, h->r, sizeof(int64_t), (void **)R)) {
-        free(*C);
-        free(*A);
-        free(*B);
-        free(*R);
-        *C = *A = *B = NULL;
-        *R = NULL;
+    const uint64_t counts[4] = {h->c, h->m, h->n, h->r};
+    const size_t sizes[4] = {size, size, size, sizeof(int64_t)};
+    void **const out[4] = {C, A, B, (void **)R};
+    if (read_arrays(f, 4, counts, sizes, out) != 0) {
         snprintf(err, errlen, "runner reply is truncated");
         return -1;
     }

@@ -83,6 +83,22 @@ KIT_HD inline bool operator<=(kit_kv32 a, kit_kv32 b) { return a.key <= b.key; }
 KIT_HD inline bool operator>(kit_kv32 a, kit_kv32 b) { return a.key > b.key; }
 KIT_HD inline bool operator>=(kit_kv32 a, kit_kv32 b) { return a.key >= b.key; }
 /** @} */
+
+/**
+ * The kit's one switch from a run-time kit_type to a compile-time key type: calls f(T()) with T
+ * the type that @p t names (int32_t, int64_t or kit_kv32), so that f can instantiate a template
+ * for it; an unknown @p t calls nothing. For example
+ * `kit_type_dispatch(t, [&](auto key) { using T = decltype(key); my_kernel_launch<T>(...); });`.
+ */
+template <typename F>
+inline void kit_type_dispatch(kit_type t, F f)
+{
+    switch (t) {
+    case KIT_TYPE_I32: f(int32_t()); break;
+    case KIT_TYPE_I64: f(int64_t()); break;
+    case KIT_TYPE_KV32: f(kit_kv32()); break;
+    }
+}
 #endif
 
 #endif

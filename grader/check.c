@@ -314,11 +314,8 @@ static int count_from_ncu(const spec_test *t, const check_env *env, const char *
     }
     kit_ncu_row *rows;
     size_t n;
-    char err[160];
-    if (kit_ncu_read_file(csv, &rows, &n, err, sizeof err) != 0) {
-        snprintf(why, len, "not measured: %s", err);
+    if (counts_read_ncu(csv, &rows, &n, "not measured", why, len) != 0)
         return -1;
-    }
     int seen = 0;
     memset(m, 0, sizeof *m);
     for (size_t x = 0; x < n; x++) {

@@ -110,15 +110,22 @@ static int put_ncu_launch(FILE *out, const char *lab, const char *test, size_t l
     return 0;
 }
 
+int counts_read_ncu(const char *csv, kit_ncu_row **rows, size_t *n, const char *what, char *why, size_t len)
+{
+    char err[160];
+    if (kit_ncu_read_file(csv, rows, n, err, sizeof err) != 0) {
+        snprintf(why, len, "%s: %s", what, err);
+        return -1;
+    }
+    return 0;
+}
+
 int counts_from_ncu(FILE *out, const char *lab, const char *test, const char *csv, char *why, size_t len)
 {
     kit_ncu_row *rows;
     size_t n;
-    char err[160];
-    if (kit_ncu_read_file(csv, &rows, &n, err, sizeof err) != 0) {
-        snprintf(why, len, "no ncu counts: %s", err);
+    if (counts_read_ncu(csv, &rows, &n, "no ncu counts", why, len) != 0)
         return -1;
-    }
     int rc = 0;
     size_t launch = 0;
     for (size_t start = 0, end; rc == 0 && start < n; start = end) { /* ncu lists a launch's metrics together */

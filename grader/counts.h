@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "kit_ncu.h"
 #include "kit_trace.h"
 
 /** The first line of a counts file: the columns of every line that follows. */
@@ -22,6 +23,18 @@
  */
 int counts_read_stream(const char *trace, const char *kernel, kit_trace_run **runs, size_t *nruns, size_t *launches,
                        char *why, size_t len);
+
+/**
+ * Reads ncu's CSV of a test (kit_ncu_read_file()).
+ * @param[in]  csv  the CSV ncu wrote
+ * @param[out] rows its rows, malloc'ed (free them)
+ * @param[out] n    their number
+ * @param[in]  what the start of the reason on failure, for example "no ncu counts"
+ * @param[out] why  on failure, "WHAT: what was wrong with the file"
+ * @param[in]  len  size of @p why
+ * @return 0, or -1 with a reason in @p why
+ */
+int counts_read_ncu(const char *csv, kit_ncu_row **rows, size_t *n, const char *what, char *why, size_t len);
 
 /**
  * CPU mode: one line per launch in the runner's trace stream (every kernel's), in launch order.

@@ -2132,6 +2132,39 @@ static void test_serve_garbage(void)
     free(bytes);
 }
 
+/* A command-line run for test_driver_main: records what it was given. */
+static long long driver_main_m = -1;
+static const char *driver_main_prog;
+static int driver_main_run(const kit_args *a, const char *prog)
+{
+    driver_main_m = a->m;
+    driver_main_prog = prog;
+    return 7;
+}
+
+/* kit_driver_main: the command-line run gets the parsed options and gives the exit status; --help and bad options never reach it. */
+static void test_driver_main(void)
+{
+    char *argv_ok[] = {(char *)"prog", (char *)"--m", (char *)"3", NULL};
+    char *argv_help[] = {(char *)"prog", (char *)"--help", NULL};
+    char *argv_bad[] = {(char *)"prog", (char *)"--gen", (char *)"zigzag", NULL};
+    int rc = kit_driver_main(3, argv_ok, "does things", serve_merge, driver_main_run);
+    KIT_ASSERT_MSG(rc == 7 && driver_main_m == 3 && driver_main_prog && strcmp(driver_main_prog, "prog") == 0,
+                   "--m 3: expected the run's 7 with m 3 and prog, got %d (m=%lld)", rc, driver_main_m);
+    driver_main_m = -1;
+    capture out;
+    capture_begin(&out, 1);
+    rc = kit_driver_main(2, argv_help, "does things", serve_merge, driver_main_run);
+    free(capture_end(&out));
+    KIT_ASSERT_MSG(rc == 0 && driver_main_m == -1, "--help: expected 0 without a run, got %d (m=%lld)", rc, driver_main_m);
+    capture err;
+    capture_begin(&err, 2);
+    rc = kit_driver_main(3, argv_bad, "does things", serve_merge, driver_main_run);
+    free(capture_end(&err));
+    KIT_ASSERT_MSG(rc == 2 && driver_main_m == -1, "bad --gen: expected 2 without a run, got %d (m=%lld)", rc,
+                   driver_main_m);
+}
+
 static void test_driver_begin(void)
 {
     kit_args a;
@@ -2591,6 +2624,7 @@ static void register_tests(void)
     kit_test_add(driver, "kit_serve: garbage in, unwritable out", test_serve_garbage);
     kit_test_add(driver, "kit_serve: a call while it runs ends the process", test_serve_nested);
     kit_test_add(driver, "kit_driver_begin", test_driver_begin);
+    kit_test_add(driver, "kit_driver_main", test_driver_main);
     kit_test_add(driver, "kit_driver_merge_input", test_driver_merge_input);
     kit_test_add(driver, "kit_print_array", test_print_array);
     kit_test_add(driver, "kit_xmalloc", test_xmalloc);

@@ -83,6 +83,29 @@ static void test_barrier_tree_sum(void)
     free(in);
 }
 
+/* Each thread writes its index into the far end of `words` words of shared memory and reads it back into out. */
+__global__ void far_shared(int words, int *out)
+{
+    kit_shared<int> s = KIT_DYNAMIC_SHARED(int);
+    int slot = words - 1 - (int)threadIdx.x;
+    s[slot] = (int)threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = s[slot];
+}
+
+/* KIT_LAUNCH_SHARED: a launch with 64 KiB of dynamic shared memory, over the default 48 KiB, runs. */
+static void test_launch_shared(void)
+{
+    const int words = 64 * 1024 / 4;
+    int out[32];
+    memset(out, 0xFF, sizeof out);
+    KIT_LAUNCH_SHARED(far_shared, 1, 32, words * sizeof(int), words, out);
+    cudaError_t e = cudaGetLastError();
+    KIT_ASSERT_MSG(e == cudaSuccess, "the launch failed: %s", cudaGetErrorName(e));
+    for (int t = 0; t < 32; t++)
+        KIT_ASSERT_MSG(out[t] == t, "thread %d read back %d from the end of shared memory", t, out[t]);
+}
+
 /* Half the threads leave early; the rest still pass their barriers. */
 __global__ void early_exit(int *out)
 {
@@ -187,6 +210,16 @@ static void test_atomics(void)
     KIT_LAUNCH(count_up, 7, 96, 0, &counter);
     CUDA_CHECK_LAUNCH();
     KIT_ASSERT_MSG(counter == 7 * 96, "atomicAdd counted %d, expected %d", counter, 7 * 96);
+    /* Each atomic returns the old value and stores what CUDA's would. */
+    int x = 5;
+    KIT_ASSERT_MSG(atomicExch(&x, 9) == 5 && x == 9, "atomicExch: x = %d", x);
+    KIT_ASSERT_MSG(atomicMin(&x, 3) == 9 && x == 3, "atomicMin to 3: x = %d", x);
+    KIT_ASSERT_MSG(atomicMin(&x, 4) == 3 && x == 3, "atomicMin with 4: x = %d", x);
+    KIT_ASSERT_MSG(atomicMax(&x, 8) == 3 && x == 8, "atomicMax to 8: x = %d", x);
+    KIT_ASSERT_MSG(atomicMax(&x, 7) == 8 && x == 8, "atomicMax with 7: x = %d", x);
+    KIT_ASSERT_MSG(atomicCAS(&x, 1, 2) == 8 && x == 8, "atomicCAS with the wrong old value: x = %d", x);
+    KIT_ASSERT_MSG(atomicCAS(&x, 8, 2) == 8 && x == 2, "atomicCAS with the right old value: x = %d", x);
+    KIT_ASSERT_MSG(atomicAdd(&x, 5) == 2 && x == 7, "atomicAdd of 5: x = %d", x);
 }
 
 /* ---- the runtime ------------------------------------------------------------ */
@@ -255,6 +288,32 @@ static uint64_t traced_conflicts(int kernel, int arg, const int *words, int stor
     return c;
 }
 
+/* kit_cpu_trace_simulate: the same accesses as kit_cpu_trace_stop, counted as the simulator counts them, and the trace stopped. */
+static void test_trace_simulate(void)
+{
+    int out[32];
+    kit_cpu_trace_start();
+    KIT_LAUNCH(bank_micro_load_stride, 1, 32, BANK_MICRO_SMEM, 2, out);
+    CUDA_CHECK_LAUNCH();
+    kit_access *acc;
+    size_t want = kit_cpu_trace_stop(&acc);
+    free(acc);
+    kit_cpu_trace_start();
+    KIT_LAUNCH(bank_micro_load_stride, 1, 32, BANK_MICRO_SMEM, 2, out);
+    CUDA_CHECK_LAUNCH();
+    kit_bank_report r;
+    size_t n = 0;
+    char err[160] = "";
+    int rc = kit_cpu_trace_simulate(&r, &n, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && n == want && n > 0, "rc %d (%s), %zu accesses, expected %zu", rc, err, n, want);
+    if (rc != 0)
+        return;
+    KIT_ASSERT_MSG(r.load.conflicts == 1, "stride 2: %llu load conflicts, expected 1", (unsigned long long)r.load.conflicts);
+    kit_bank_free(&r);
+    KIT_LAUNCH(bank_micro_load_stride, 1, 32, BANK_MICRO_SMEM, 2, out);
+    CUDA_CHECK_LAUNCH();
+    KIT_ASSERT_MSG(kit_cpu_trace_stop(&acc) == 0 && acc == NULL, "the trace still recorded after kit_cpu_trace_simulate");
+}
 
 static void test_trace_strided(void)
 {
@@ -532,10 +591,12 @@ static void register_tests(void)
     kit_test_add(run, "barriers after some threads exit", test_barrier_after_exit);
     kit_test_add(run, "a deadlock is reported, not hung", test_deadlock_reported);
     kit_test_add(run, "shuffles, ballots, any, all", test_warp_operations);
+    kit_test_add(run, "KIT_LAUNCH_SHARED: 64 KiB of dynamic shared memory", test_launch_shared);
     kit_test_add(run, "atomics", test_atomics);
     kit_test_add(run, "runtime calls", test_runtime);
     kit_test_add(run, "invalid configurations", test_bad_configurations);
     CU_pSuite trace = kit_test_suite("CPU emulation: tracing into the simulator");
+    kit_test_add(trace, "kit_cpu_trace_simulate: the traced accesses, counted, and the trace stopped", test_trace_simulate);
     kit_test_add(trace, "strided loads and stores: gcd(s, 32) - 1 conflicts", test_trace_strided);
     kit_test_add(trace, "broadcast and two words per bank", test_trace_words);
     kit_test_add(trace, "8-byte loads in half-warp phases", test_trace_8byte);

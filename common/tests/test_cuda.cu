@@ -1,4 +1,5 @@
-/* Unit tests of kit_cuda.h: the GPU probe, KIT_SYNC_LAUNCHES, CUDA_CHECK's exit path, and (with a GPU) the rest. */
+/* Unit tests of kit_cuda.h: the GPU probe, KIT_SYNC_LAUNCHES, CUDA_CHECK's exit path, and (with a GPU) the rest;
+   and of kit_type_dispatch (kit_types.h), which both compilers must build. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include "kit_cuda.h"
 #include "kit_device.h"
+#include "kit_runner_pairs.h"
 #include "kit_test.h"
 
 /* ---- helpers -------------------------------------------------------------------- */
@@ -266,6 +268,30 @@ static void test_gpu_device_copy(void)
                    cudaGetErrorName(err));
 }
 
+/* ---- kit_types.h ------------------------------------------------------------------ */
+
+/* kit_type_dispatch calls its function once, with a value of the key type that t names; an unknown t calls nothing. */
+static void test_type_dispatch(void)
+{
+    const kit_type types[3] = {KIT_TYPE_I32, KIT_TYPE_I64, KIT_TYPE_KV32};
+    for (int i = 0; i < 3; i++) {
+        int calls = 0;
+        size_t size = 0;
+        kit_type seen = (kit_type)0;
+        kit_type_dispatch(types[i], [&](auto key) {
+            calls++;
+            size = sizeof key;
+            seen = kit_type_of<decltype(key)>();
+        });
+        KIT_ASSERT_MSG(calls == 1 && seen == types[i] && size == kit_type_size(types[i]),
+                       "%s: %d calls, with a key type of %zu bytes that is %s", kit_type_name(types[i]), calls, size,
+                       kit_type_name(seen));
+    }
+    int calls = 0;
+    kit_type_dispatch((kit_type)9, [&](auto) { calls++; });
+    KIT_ASSERT_MSG(calls == 0, "an unknown type made %d calls", calls);
+}
+
 /* ---- registration ---------------------------------------------------------------- */
 
 static void register_tests(void)
@@ -278,6 +304,9 @@ static void register_tests(void)
     CU_pSuite check = kit_test_suite("CUDA_CHECK");
     kit_test_add(check, "success returns", test_check_success);
     kit_test_add(check, "failure prints the error and the place, exits 1", test_check_failure);
+
+    CU_pSuite types = kit_test_suite("kit_types.h");
+    kit_test_add(types, "kit_type_dispatch: one call with the key type t names", test_type_dispatch);
 
     CU_pSuite gpu = kit_test_suite("on the GPU");
     kit_test_add(gpu, "a kernel, CUDA_CHECK_LAUNCH and kit_gpu_timer", test_gpu_kernel_and_timer);

@@ -114,19 +114,15 @@ static void simulate_case(bank_case *c, int *d_words, int *d_out, long long *d_o
 {
     kit_cpu_trace_start();
     run_case(c, d_words, d_out, d_out8);
-    kit_access *acc;
-    size_t n = kit_cpu_trace_stop(&acc);
-    kit_bank_model model = {32, 4};
     kit_bank_report r;
     char err[160];
-    if (kit_bank_simulate(&model, acc, n, &r, err, sizeof err) != 0) {
+    if (kit_cpu_trace_simulate(&r, NULL, err, sizeof err) != 0) {
         fprintf(stderr, "bankcheck: %s\n", err);
         exit(1);
     }
     c->sim_ld = r.load.conflicts;
     c->sim_st = r.store.conflicts;
     kit_bank_free(&r);
-    free(acc);
 }
 
 #endif

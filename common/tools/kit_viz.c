@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit_types.h"
 #include "kit_viz.h"
 
 #define FILL_HIGHLIGHT "#7bc67b"
@@ -1561,16 +1562,6 @@ static int fig_stride(kit_viz_figure *fig, unsigned stride, char *err, size_t er
     return 0;
 }
 
-static unsigned gcd(unsigned a, unsigned b)
-{
-    while (b) {
-        unsigned r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
 /*
  * The CF-Merge gather of one warp (001, Sec. 3.1 and 3.2). Thread i merges
  * asz[i] elements of A and E - asz[i] of B; A is stored forwards from word 0 and
@@ -1584,7 +1575,7 @@ static unsigned gcd(unsigned a, unsigned b)
  */
 static int fig_gather(kit_viz_figure *fig, unsigned w, unsigned E, const unsigned *asz, char *err, size_t errlen)
 {
-    unsigned d = gcd(w, E), total = w * E, part = total / d, a_total = 0;
+    unsigned d = (unsigned)kit_gcd((int)w, (int)E), total = w * E, part = total / d, a_total = 0;
     for (unsigned i = 0; i < w; i++)
         a_total += asz[i];
     if (fig_alloc(fig, total, w, err, errlen) != 0)

@@ -1916,6 +1916,27 @@ static void test_counts(void)
     fclose(out2);
 }
 
+/* counts_read_ncu: a missing CSV is a reason that starts with the caller's words; a CSV reads as rows. */
+static void test_counts_read_ncu(void)
+{
+    char path[] = "/tmp/kit_ncu_csv_XXXXXX", why[300];
+    int fd = mkstemp(path);
+    KIT_ASSERT_MSG(fd >= 0, "mkstemp failed");
+    close(fd);
+    write_text(path, "\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n"
+                     "\"0\",\"void probe<int, 5>(int *)\",\"(2, 1, 1)\",\"(64, 1, 1)\",\"some.metric\",\"7\"\n");
+    kit_ncu_row *rows = NULL;
+    size_t n = 0;
+    int rc = counts_read_ncu(path, &rows, &n, "not measured", why, sizeof why);
+    KIT_ASSERT_MSG(rc == 0 && n == 1 && rows[0].value == 7.0 && strcmp(rows[0].metric, "some.metric") == 0,
+                   "a CSV of one row: rc %d, %zu rows (%s)", rc, n, rc == 0 ? "" : why);
+    free(rows);
+    remove(path);
+    rc = counts_read_ncu(path, &rows, &n, "not measured", why, sizeof why);
+    KIT_ASSERT_MSG(rc == -1 && strncmp(why, "not measured: ", 14) == 0 && strlen(why) > 14,
+                   "a missing CSV: rc %d, reason \"%s\"", rc, why);
+}
+
 static void register_tests(void)
 {
     CU_pSuite spec = kit_test_suite("grading specs");
@@ -1965,6 +1986,7 @@ static void register_tests(void)
     kit_test_add(r, "files written through a temporary", test_report_write_file);
     kit_test_add(r, "--calibrate: the thresholds file", test_report_calibration);
     kit_test_add(r, "--counts: every launch's counts, from the stream and from ncu", test_counts);
+    kit_test_add(r, "counts_read_ncu: rows, or a reason that starts with the caller's words", test_counts_read_ncu);
     kit_test_add(r, "hostile text in every output format", test_hostile_text_everywhere);
     CU_pSuite hidden = kit_test_suite("the kit's hidden tests");
     kit_test_add(hidden, "the kit's hidden specs are marked hidden", test_hidden_specs_marked);

@@ -28,29 +28,26 @@ static int serve_merge(const kit_req *h, void *A, void *B, const int64_t *Q, kit
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The command-line run: merges the generated inputs --repeat times and checks the result. */
+static int run_merge(const kit_args *a, const char *prog)
 {
-    kit_args a;
-    int rc = kit_driver_begin(&a, argc, argv, WHAT, serve_merge);
-    if (rc >= 0)
-        return rc;
-
-    size_t size = kit_type_size(a.type), total = (size_t)(a.m + a.n);
+    (void)prog;
+    size_t size = kit_type_size(a->type), total = (size_t)(a->m + a->n);
     void *A, *B, *C = kit_xmalloc(total * size);
-    kit_driver_merge_input(&a, &A, &B);
+    kit_driver_merge_input(a, &A, &B);
 
     double best = 1e30;
-    for (int r = 0; r < a.repeat; r++) {
+    for (int r = 0; r < a->repeat; r++) {
         memset(C, 0xA5, total * size);
         double t0 = kit_now_s();
-        merge_any(a.type, A, (int)a.m, B, (int)a.n, C);
+        merge_any(a->type, A, (int)a->m, B, (int)a->n, C);
         double dt = kit_now_s() - t0;
         best = dt < best ? dt : best;
     }
-    if (a.print) {
-        kit_print_array("A", a.type, A, (size_t)a.m);
-        kit_print_array("B", a.type, B, (size_t)a.n);
-        kit_print_array("C", a.type, C, total);
+    if (a->print) {
+        kit_print_array("A", a->type, A, (size_t)a->m);
+        kit_print_array("B", a->type, B, (size_t)a->n);
+        kit_print_array("C", a->type, C, total);
     }
 
     char msg[256];
@@ -58,16 +55,21 @@ int main(int argc, char **argv)
     if (kit_not_implemented_task()) {
         printf("FAIL: not implemented: %s\n", kit_not_implemented_task());
         status = 1;
-    } else if (kit_check_merge(a.type, A, (size_t)a.m, B, (size_t)a.n, C, msg, sizeof msg) >= 0) {
-        printf("FAIL: merge %s m=%lld n=%lld gen=%s: %s\n", kit_type_name(a.type), a.m, a.n, kit_gen_name(a.gen), msg);
+    } else if (kit_check_merge(a->type, A, (size_t)a->m, B, (size_t)a->n, C, msg, sizeof msg) >= 0) {
+        printf("FAIL: merge %s m=%lld n=%lld gen=%s: %s\n", kit_type_name(a->type), a->m, a->n, kit_gen_name(a->gen), msg);
         status = 1;
     } else {
-        printf("PASS: merge %s m=%lld n=%lld gen=%s seed=%llu: %.3f ms (%.1f M elements/s)\n", kit_type_name(a.type),
-               a.m, a.n, kit_gen_name(a.gen), (unsigned long long)a.seed, best * 1e3,
+        printf("PASS: merge %s m=%lld n=%lld gen=%s seed=%llu: %.3f ms (%.1f M elements/s)\n", kit_type_name(a->type),
+               a->m, a->n, kit_gen_name(a->gen), (unsigned long long)a->seed, best * 1e3,
                best > 0 ? (double)total / best * 1e-6 : 0.0);
     }
     free(A);
     free(B);
     free(C);
     return status;
+}
+
+int main(int argc, char **argv)
+{
+    return kit_driver_main(argc, argv, WHAT, serve_merge, run_merge);
 }

@@ -47,31 +47,28 @@ static int serve_co_rank(const kit_req *h, void *A, void *B, const int64_t *Q, k
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The command-line run: co-ranks --k, or every rank, and checks each against the definition and the bound. */
+static int run_co_rank(const kit_args *a, const char *prog)
 {
-    kit_args a;
-    int rc = kit_driver_begin(&a, argc, argv, WHAT, serve_co_rank);
-    if (rc >= 0)
-        return rc;
-
-    size_t total = (size_t)(a.m + a.n);
+    (void)prog;
+    size_t total = (size_t)(a->m + a->n);
     void *A, *B;
-    kit_driver_merge_input(&a, &A, &B);
-    if (a.print) {
-        kit_print_array("A", a.type, A, (size_t)a.m);
-        kit_print_array("B", a.type, B, (size_t)a.n);
+    kit_driver_merge_input(a, &A, &B);
+    if (a->print) {
+        kit_print_array("A", a->type, A, (size_t)a->m);
+        kit_print_array("B", a->type, B, (size_t)a->n);
     }
 
-    int bound = kit_co_rank_pass_bound(a.m, a.n), status = 0, worst = 0;
-    long long first = a.k >= 0 ? a.k : 0, last = a.k >= 0 ? a.k : (long long)total;
+    int bound = kit_co_rank_pass_bound(a->m, a->n), status = 0, worst = 0;
+    long long first = a->k >= 0 ? a->k : 0, last = a->k >= 0 ? a->k : (long long)total;
     double t0 = kit_now_s();
     for (long long k = first; k <= last && status == 0; k++) {
         int passes = 0;
-        int i = co_rank_any(a.type, (int)k, A, (int)a.m, B, (int)a.n, &passes);
+        int i = co_rank_any(a->type, (int)k, A, (int)a->m, B, (int)a->n, &passes);
         if (kit_not_implemented_task()) {
             printf("FAIL: not implemented: %s\n", kit_not_implemented_task());
             status = 1;
-        } else if (!kit_check_co_rank(a.type, A, (size_t)a.m, B, (size_t)a.n, k, i)) {
+        } else if (!kit_check_co_rank(a->type, A, (size_t)a->m, B, (size_t)a->n, k, i)) {
             printf("FAIL: co_rank(k=%lld) = %d breaks co-rank's definition (A[i-1] <= B[j] and B[j-1] < A[i], j = k - i)\n", k, i);
             status = 1;
         } else if (passes > bound) {
@@ -79,15 +76,20 @@ int main(int argc, char **argv)
             status = 1;
         }
         worst = passes > worst ? passes : worst;
-        if (a.k >= 0 && status == 0)
+        if (a->k >= 0 && status == 0)
             printf("co_rank(k=%lld): i = %d, j = %lld, %d passes (bound %d)\n", k, i, k - i, passes, bound);
     }
     double dt = kit_now_s() - t0;
     if (status == 0)
         printf("PASS: co_rank %s m=%lld n=%lld gen=%s seed=%llu: %lld ranks, at most %d passes (bound %d), %.3f ms\n",
-               kit_type_name(a.type), a.m, a.n, kit_gen_name(a.gen), (unsigned long long)a.seed, last - first + 1,
+               kit_type_name(a->type), a->m, a->n, kit_gen_name(a->gen), (unsigned long long)a->seed, last - first + 1,
                worst, bound, dt * 1e3);
     free(A);
     free(B);
     return status;
+}
+
+int main(int argc, char **argv)
+{
+    return kit_driver_main(argc, argv, WHAT, serve_co_rank, run_co_rank);
 }

@@ -5,19 +5,13 @@
 #include "merge_run.cuh"
 #include "merge_basic.cuh"
 
-template <typename T>
-static void launch_typed(const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)
-{
-    KIT_LAUNCH(merge_basic_kernel<T>, cfg.blocks, cfg.threads, 0, (const T *)A, m, (const T *)B, n, (T *)C);
-}
-
+/* Launches merge_basic_kernel for the key type t. */
 static void launch_basic(kit_type t, const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)
 {
-    switch (t) {
-    case KIT_TYPE_I32: launch_typed<int32_t>(A, m, B, n, C, cfg); break;
-    case KIT_TYPE_I64: launch_typed<int64_t>(A, m, B, n, C, cfg); break;
-    case KIT_TYPE_KV32: launch_typed<kit_kv32>(A, m, B, n, C, cfg); break;
-    }
+    kit_type_dispatch(t, [&](auto key) {
+        using T = decltype(key);
+        KIT_LAUNCH(merge_basic_kernel<T>, cfg.blocks, cfg.threads, 0, (const T *)A, m, (const T *)B, n, (T *)C);
+    });
 }
 
 static const kit_merge_lab LAB03 = {"03-basic-merge:kernel",

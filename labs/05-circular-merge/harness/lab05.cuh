@@ -6,21 +6,14 @@
 #include "circular_given.cuh" /* before the student's file: the layout helpers its kernel uses */
 #include "merge_circular.cuh"
 
-template <typename T>
-static void launch_typed(const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)
-{
-    size_t bytes = merge_circular_shared_bytes<T>(cfg.tile, cfg.threads);
-    KIT_ALLOW_SHARED(merge_circular_kernel<T>, bytes);
-    KIT_LAUNCH(merge_circular_kernel<T>, cfg.blocks, cfg.threads, bytes, (const T *)A, m, (const T *)B, n, (T *)C, cfg.tile);
-}
-
+/* Launches merge_circular_kernel for the key type t, with the shared memory it needs. */
 static void launch_circular(kit_type t, const void *A, int m, const void *B, int n, void *C, kit_merge_cfg cfg)
 {
-    switch (t) {
-    case KIT_TYPE_I32: launch_typed<int32_t>(A, m, B, n, C, cfg); break;
-    case KIT_TYPE_I64: launch_typed<int64_t>(A, m, B, n, C, cfg); break;
-    case KIT_TYPE_KV32: launch_typed<kit_kv32>(A, m, B, n, C, cfg); break;
-    }
+    kit_type_dispatch(t, [&](auto key) {
+        using T = decltype(key);
+        size_t bytes = merge_circular_shared_bytes<T>(cfg.tile, cfg.threads);
+        KIT_LAUNCH_SHARED(merge_circular_kernel<T>, cfg.blocks, cfg.threads, bytes, (const T *)A, m, (const T *)B, n, (T *)C, cfg.tile);
+    });
 }
 
 static const kit_merge_lab LAB05 = {"05-circular-merge:kernel",

@@ -86,85 +86,120 @@ static int serve_pbs(const kit_req *h, void *A, void *B, const int64_t *Q, kit_s
     return 0; /* a skeleton shows up through kit_not_implemented_task() */
 }
 
-int main(int argc, char **argv)
+/* Reads the options lab 6 adds or limits: --alg, --queries, --m keys, --type, --gen and --threads. Returns 0, or 2 after a message. */
+static int check_options(const kit_args *a, const char *prog, int *alg, kit_pbs_queries *kind)
 {
-    kit_args a;
-    int rc = kit_driver_begin(&a, argc, argv, WHAT, serve_pbs);
-    if (rc >= 0)
-        return rc;
-    int alg = PBS_CL;
-    kit_pbs_queries kind = KIT_PBS_KEYS;
-    if ((a.alg && lab06_alg_parse(a.alg, &alg) != 0) || (a.queries && kit_pbs_queries_parse(a.queries, &kind) != 0)) {
-        fprintf(stderr, "%s: --alg is pbs, cf or cl and --queries is keys, range or worst\n", argv[0]);
+    *alg = PBS_CL;
+    *kind = KIT_PBS_KEYS;
+    if ((a->alg && lab06_alg_parse(a->alg, alg) != 0) || (a->queries && kit_pbs_queries_parse(a->queries, kind) != 0)) {
+        fprintf(stderr, "%s: --alg is pbs, cf or cl and --queries is keys, range or worst\n", prog);
         return 2;
     }
-    if (a.m < 1 || (a.type != KIT_TYPE_I32 && a.type != KIT_TYPE_I64) || kit_gen_is_pair_only(a.gen) ||
-        (a.threads && a.threads % PBS_W != 0)) {
+    if (a->m < 1 || (a->type != KIT_TYPE_I32 && a->type != KIT_TYPE_I64) || kit_gen_is_pair_only(a->gen) ||
+        (a->threads && a->threads % PBS_W != 0)) {
         fprintf(stderr, "%s: lab 6 needs --m >= 1 keys, --type i32 or i64, a one-array --gen, and --threads a multiple of %d\n",
-                argv[0], PBS_W);
+                prog, PBS_W);
         return 2;
     }
-    int K = (int)a.m;
-    long long Q = a.n;
-    lab06_cfg cfg = lab06_default_cfg(Q);
-    cfg.alg = alg;
-    cfg.blocks = a.blocks ? a.blocks : cfg.blocks;
-    cfg.threads = a.threads ? a.threads : cfg.threads;
-    size_t size = kit_type_size(a.type);
-    void *keys = kit_xmalloc((size_t)K * size), *queries = kit_xmalloc((size_t)Q * size + 1);
-    kit_gen_array(a.type, keys, (size_t)K, a.gen, a.seed);
-    kit_sort(a.type, keys, (size_t)K);
-    if (kit_pbs_gen_queries(a.type, keys, (size_t)K, kind, a.seed + 1, queries, (size_t)Q) != 0) {
-        fprintf(stderr, "%s: --queries worst needs K a multiple of 1024 here (the grader's generator takes any K)\n", argv[0]);
-        return 2;
-    }
-    int *answers = (int *)kit_xmalloc((size_t)Q * sizeof(int) + 1);
+    return 0;
+}
+
+/*
+ * Answers the Q queries against the K keys --repeat times, the first run traced with --trace in the
+ * CPU build; *best gets the fastest run's seconds. Returns 0, 1 after a FAIL line, or 2 when the
+ * trace could not be written.
+ */
+static int answer_queries(const kit_args *a, void *keys, int K, void *queries, long long Q, int *answers,
+                          lab06_cfg cfg, double *best)
+{
     char msg[256];
     int status = 0;
-    double best = 1e30;
-    for (int r = 0; r < a.repeat && status == 0; r++) {
+    *best = 1e30;
+    for (int r = 0; r < a->repeat && status == 0; r++) {
 #ifdef KIT_CPU
-        if (a.trace && r == 0)
+        if (a->trace && r == 0)
             kit_cpu_trace_start();
 #endif
         double t0 = kit_now_s();
-        rc = lab06_run(a.type, keys, K, queries, Q, answers, cfg, msg, sizeof msg);
+        int rc = lab06_run(a->type, keys, K, queries, Q, answers, cfg, msg, sizeof msg);
         double dt = kit_now_s() - t0;
-        best = dt < best ? dt : best;
+        *best = dt < *best ? dt : *best;
 #ifdef KIT_CPU
-        if (a.trace && r == 0 && report_trace(a.trace, alg, K, cfg.threads) != 0)
+        if (a->trace && r == 0 && report_trace(a->trace, cfg.alg, K, cfg.threads) != 0)
             status = 2;
 #endif
         if (rc == 1) {
-            printf("FAIL: not implemented: %s\n", kit_not_implemented_task() ? kit_not_implemented_task() : task_of(alg));
+            printf("FAIL: not implemented: %s\n", kit_not_implemented_task() ? kit_not_implemented_task() : task_of(cfg.alg));
             status = 1;
         } else if (rc < 0) {
             printf("FAIL: %s\n", msg);
             status = 1;
         }
     }
-    if (status == 0 && a.print) {
-        kit_print_array("keys", a.type, keys, (size_t)K);
-        kit_print_array("queries", a.type, queries, (size_t)Q);
-    }
-    for (long long x = 0; x < Q && status == 0; x++) {
-        int64_t q = kit_key_at(a.type, queries, (size_t)x);
-        if (!kit_check_predecessor(a.type, keys, (size_t)K, q, answers[x])) {
+    return status;
+}
+
+/* Checks every answer against the reference. Returns 0, or 1 after a FAIL line that names the first wrong answer. */
+static int check_answers(const kit_args *a, const void *keys, int K, const void *queries, long long Q, const int *answers,
+                         int alg, kit_pbs_queries kind)
+{
+    for (long long x = 0; x < Q; x++) {
+        int64_t q = kit_key_at(a->type, queries, (size_t)x);
+        if (!kit_check_predecessor(a->type, keys, (size_t)K, q, answers[x])) {
             printf("FAIL: %s, K=%d, %s queries: query %lld (%lld) answered %d, not the index of the last key <= it\n",
                    lab06_alg_name(alg), K, kit_pbs_queries_name(kind), x, (long long)q, answers[x]);
-            status = 1;
+            return 1;
         }
     }
+    return 0;
+}
+
+/* The command-line run: generates K keys and Q queries, answers them with the chosen search, and checks the answers. */
+static int run_pbs(const kit_args *a, const char *prog)
+{
+    int alg;
+    kit_pbs_queries kind;
+    int rc = check_options(a, prog, &alg, &kind);
+    if (rc != 0)
+        return rc;
+    int K = (int)a->m;
+    long long Q = a->n;
+    lab06_cfg cfg = lab06_default_cfg(Q);
+    cfg.alg = alg;
+    cfg.blocks = a->blocks ? a->blocks : cfg.blocks;
+    cfg.threads = a->threads ? a->threads : cfg.threads;
+    size_t size = kit_type_size(a->type);
+    void *keys = kit_xmalloc((size_t)K * size), *queries = kit_xmalloc((size_t)Q * size + 1);
+    kit_gen_array(a->type, keys, (size_t)K, a->gen, a->seed);
+    kit_sort(a->type, keys, (size_t)K);
+    if (kit_pbs_gen_queries(a->type, keys, (size_t)K, kind, a->seed + 1, queries, (size_t)Q) != 0) {
+        fprintf(stderr, "%s: --queries worst needs K a multiple of 1024 here (the grader's generator takes any K)\n", prog);
+        return 2;
+    }
+    int *answers = (int *)kit_xmalloc((size_t)Q * sizeof(int) + 1);
+    double best;
+    int status = answer_queries(a, keys, K, queries, Q, answers, cfg, &best);
+    if (status == 0 && a->print) {
+        kit_print_array("keys", a->type, keys, (size_t)K);
+        kit_print_array("queries", a->type, queries, (size_t)Q);
+    }
+    if (status == 0)
+        status = check_answers(a, keys, K, queries, Q, answers, alg, kind);
+    free(answers);
     if (status == 0)
         printf("PASS: %s %s K=%d Q=%lld gen=%s queries=%s seed=%llu, %d blocks of %d threads: %.3f ms with copies"
 #ifdef KIT_CPU
                " (CPU emulation)"
 #endif
                "\n",
-               lab06_alg_name(alg), kit_type_name(a.type), K, Q, kit_gen_name(a.gen), kit_pbs_queries_name(kind),
-               (unsigned long long)a.seed, cfg.blocks, cfg.threads, best * 1e3);
+               lab06_alg_name(alg), kit_type_name(a->type), K, Q, kit_gen_name(a->gen), kit_pbs_queries_name(kind),
+               (unsigned long long)a->seed, cfg.blocks, cfg.threads, best * 1e3);
     free(keys);
     free(queries);
-    free(answers);
     return status;
+}
+
+int main(int argc, char **argv)
+{
+    return kit_driver_main(argc, argv, WHAT, serve_pbs, run_pbs);
 }

@@ -21,8 +21,7 @@ struct lab07_dispatch {
         }
         if constexpr (kit_runner_has<T>(LO)) { /* launch_cf refused the pairs the runner is built without */
             size_t bytes = cf_merge_shared_bytes<T>(LO, cfg.threads);
-            KIT_ALLOW_SHARED((cf_merge_kernel<T, LO>), bytes);
-            KIT_LAUNCH((cf_merge_kernel<T, LO>), cfg.blocks, cfg.threads, bytes, (const T *)A, m, (const T *)B, n, (T *)C);
+            KIT_LAUNCH_SHARED((cf_merge_kernel<T, LO>), cfg.blocks, cfg.threads, bytes, (const T *)A, m, (const T *)B, n, (T *)C);
         }
     }
 };
@@ -39,11 +38,7 @@ static void launch_cf(kit_type t, const void *A, int m, const void *B, int n, vo
         KIT_LAUNCH((cf_merge_kernel<int32_t, 2>), 1, 0, 0, (const int32_t *)A, m, (const int32_t *)B, n, (int32_t *)C);
         return;
     }
-    switch (t) {
-    case KIT_TYPE_I32: lab07_dispatch<int32_t, 2>::launch(A, m, B, n, C, cfg); break;
-    case KIT_TYPE_I64: lab07_dispatch<int64_t, 2>::launch(A, m, B, n, C, cfg); break;
-    case KIT_TYPE_KV32: lab07_dispatch<kit_kv32, 2>::launch(A, m, B, n, C, cfg); break;
-    }
+    kit_type_dispatch(t, [&](auto key) { lab07_dispatch<decltype(key), 2>::launch(A, m, B, n, C, cfg); });
 }
 
 /**
@@ -80,8 +75,7 @@ struct lab07_probe_dispatch {
         }
         if constexpr (kit_runner_has<T>(LO)) { /* lab07_measure_typed skips the pairs the runner is built without */
             size_t bytes = cf_merge_shared_bytes<T>(LO, u);
-            KIT_ALLOW_SHARED((cf_gather_probe<T, LO>), bytes);
-            KIT_LAUNCH((cf_gather_probe<T, LO>), 1, u, bytes, A, n_a, B, a_split, out);
+            KIT_LAUNCH_SHARED((cf_gather_probe<T, LO>), 1, u, bytes, A, n_a, B, a_split, out);
         }
     }
 };
@@ -126,11 +120,10 @@ static void lab07_measure_typed(const T *A, int m, const T *B, int n, kit_merge_
 
 static void measure_cf(kit_type t, const void *A, int m, const void *B, int n, kit_merge_cfg cfg)
 {
-    switch (t) {
-    case KIT_TYPE_I32: lab07_measure_typed<int32_t>((const int32_t *)A, m, (const int32_t *)B, n, cfg); break;
-    case KIT_TYPE_I64: lab07_measure_typed<int64_t>((const int64_t *)A, m, (const int64_t *)B, n, cfg); break;
-    case KIT_TYPE_KV32: lab07_measure_typed<kit_kv32>((const kit_kv32 *)A, m, (const kit_kv32 *)B, n, cfg); break;
-    }
+    kit_type_dispatch(t, [&](auto key) {
+        using T = decltype(key);
+        lab07_measure_typed<T>((const T *)A, m, (const T *)B, n, cfg);
+    });
 }
 
 /* Lab 7's launch when none is given: E = 15 keys per thread, 256 threads, a block per tile (at most 4096). */
