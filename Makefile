@@ -406,7 +406,7 @@ skeletons: $(SKELGEN)
 # Benchmarks check performance targets; they are not tests and never run in make test.
 $(BUILD)/bench/bank_sim: $(BUILD)/obj/bench/bank_sim.o $(LIBKIT_HOST)
 	$(call link_c)
-SOL_INCLUDES := $(addprefix -Isolutions/,$(LABS)) $(patsubst %,-Ilabs/%/harness,$(LABS)) -Igrader/ref
+SOL_INCLUDES := $(addprefix -Isolutions/,$(LABS)) $(patsubst %,-Ilabs/%/harness,$(LABS)) -Igrader/ref -Ilabs
 # A benchmark bench/NAME.cu builds for the GPU as build/bench/NAME and for the CPU emulation as
 # build/cpu/bench/NAME, both with the reference solutions.
 $(BUILD)/obj/bench/%.o: bench/%.cu

@@ -78,7 +78,7 @@ struct trace_stream {
     uint64_t count = 0; // accesses of the running launch
 };
 
-emulator E;
+emulator EMU;
 trace_stream S;
 
 // Writes the buffered records to the grader's pipe. A failed write ends the process: the grader
@@ -120,21 +120,21 @@ bool stream_on()
 
 void set_error(cudaError_t e)
 {
-    if (E.last_error == cudaSuccess)
-        E.last_error = e;
+    if (EMU.last_error == cudaSuccess)
+        EMU.last_error = e;
 }
 
 // Gives control back to the scheduler; the thread resumes when it is made runnable again.
 void yield_to_scheduler()
 {
-    swapcontext(&E.current->ctx, &E.scheduler);
-    kit_cpu_now.thread_idx = E.current->idx;
+    swapcontext(&EMU.current->ctx, &EMU.scheduler);
+    kit_cpu_now.thread_idx = EMU.current->idx;
 }
 
 void thread_entry()
 {
-    (*E.body)();
-    E.current->state = DONE;
+    (*EMU.body)();
+    EMU.current->state = DONE;
     // returning switches to uc_link, the scheduler
 }
 
@@ -152,18 +152,18 @@ char *new_stack()
 
 void release_barrier()
 {
-    for (cpu_thread &t : E.threads)
+    for (cpu_thread &t : EMU.threads)
         if (t.state == AT_BARRIER)
             t.state = RUNNABLE;
-    E.at_barrier = 0;
+    EMU.at_barrier = 0;
 }
 
 // Lanes of warp w that have not finished.
 unsigned live_lanes(unsigned w)
 {
     unsigned lanes = 0;
-    for (unsigned l = 0; l < 32 && w * 32 + l < E.threads.size(); l++)
-        if (E.threads[w * 32 + l].state != DONE)
+    for (unsigned l = 0; l < 32 && w * 32 + l < EMU.threads.size(); l++)
+        if (EMU.threads[w * 32 + l].state != DONE)
             lanes |= 1u << l;
     return lanes;
 }
@@ -171,11 +171,11 @@ unsigned live_lanes(unsigned w)
 // Completes the warp's exchange if every live lane of its mask has arrived.
 void try_release_warp(unsigned w)
 {
-    warp_state &ws = E.warps[w];
+    warp_state &ws = EMU.warps[w];
     if (ws.arrived == 0 || (ws.arrived & ws.mask & live_lanes(w)) != (ws.mask & live_lanes(w)))
         return;
-    for (unsigned l = 0; l < 32 && w * 32 + l < E.threads.size(); l++) {
-        cpu_thread &t = E.threads[w * 32 + l];
+    for (unsigned l = 0; l < 32 && w * 32 + l < EMU.threads.size(); l++) {
+        cpu_thread &t = EMU.threads[w * 32 + l];
         if (t.state == AT_WARP && t.warp_gen == ws.gen)
             t.state = RUNNABLE;
     }
@@ -200,7 +200,7 @@ void report_deadlock()
     fprintf(stderr, "kit CPU emulation: deadlock in block (%u,%u,%u): no thread can go on\n", kit_cpu_now.block_idx.x,
             kit_cpu_now.block_idx.y, kit_cpu_now.block_idx.z);
     unsigned shown = 0;
-    for (cpu_thread &t : E.threads) {
+    for (cpu_thread &t : EMU.threads) {
         if (t.state == DONE)
             continue;
         if (shown++ < 8)
@@ -208,23 +208,23 @@ void report_deadlock()
     }
     if (shown > 8)
         fprintf(stderr, "  ... and %u more\n", shown - 8);
-    E.failed = true;
+    EMU.failed = true;
     set_error(cudaErrorLaunchFailure);
 }
 
 void run_block(const dim3 &block)
 {
     unsigned n = block.x * block.y * block.z;
-    E.live = n;
-    E.at_barrier = 0;
-    for (unsigned w = 0; w < E.warps.size(); w++) {
-        E.warps[w].gen = 0;
-        E.warps[w].arrived = 0;
-        E.warps[w].ballot[0] = E.warps[w].ballot[1] = 0;
+    EMU.live = n;
+    EMU.at_barrier = 0;
+    for (unsigned w = 0; w < EMU.warps.size(); w++) {
+        EMU.warps[w].gen = 0;
+        EMU.warps[w].arrived = 0;
+        EMU.warps[w].ballot[0] = EMU.warps[w].ballot[1] = 0;
     }
-    memset(E.shared.data(), 0xA5, E.shared.size());
+    memset(EMU.shared.data(), 0xA5, EMU.shared.size());
     for (unsigned i = 0; i < n; i++) {
-        cpu_thread &t = E.threads[i];
+        cpu_thread &t = EMU.threads[i];
         t.lin = i;
         t.idx = uint3{i % block.x, (i / block.x) % block.y, i / (block.x * block.y)};
         t.state = RUNNABLE;
@@ -233,25 +233,25 @@ void run_block(const dim3 &block)
         t.sync = 0;
         t.visits.clear();
         getcontext(&t.ctx);
-        t.ctx.uc_stack.ss_sp = E.stacks[i] + PAGE;
+        t.ctx.uc_stack.ss_sp = EMU.stacks[i] + PAGE;
         t.ctx.uc_stack.ss_size = STACK_BYTES;
-        t.ctx.uc_link = &E.scheduler;
+        t.ctx.uc_link = &EMU.scheduler;
         makecontext(&t.ctx, thread_entry, 0);
     }
-    while (E.live > 0) {
+    while (EMU.live > 0) {
         bool ran = false;
         for (unsigned i = 0; i < n; i++) {
-            cpu_thread &t = E.threads[i];
+            cpu_thread &t = EMU.threads[i];
             if (t.state != RUNNABLE)
                 continue;
             ran = true;
-            E.current = &t;
+            EMU.current = &t;
             kit_cpu_now.thread_idx = t.idx;
-            swapcontext(&E.scheduler, &t.ctx);
+            swapcontext(&EMU.scheduler, &t.ctx);
             if (t.state == DONE) {
-                E.live--;
+                EMU.live--;
                 try_release_warp(i / 32); // a lane that finished no longer holds its warp back
-                if (E.at_barrier > 0 && E.at_barrier == E.live)
+                if (EMU.at_barrier > 0 && EMU.at_barrier == EMU.live)
                     release_barrier();
             }
         }
@@ -266,10 +266,10 @@ void run_block(const dim3 &block)
 
 void __syncthreads(void)
 {
-    cpu_thread *me = E.current;
+    cpu_thread *me = EMU.current;
     me->sync++;
     me->state = AT_BARRIER;
-    if (++E.at_barrier == E.live)
+    if (++EMU.at_barrier == EMU.live)
         release_barrier(); // the last one in lets everyone go, itself included
     if (me->state == AT_BARRIER)
         yield_to_scheduler();
@@ -277,9 +277,9 @@ void __syncthreads(void)
 
 uint64_t kit_cpu_warp_exchange(unsigned mask, uint64_t value, int src, unsigned *ballot)
 {
-    cpu_thread *me = E.current;
+    cpu_thread *me = EMU.current;
     unsigned w = me->lin / 32, lane = me->lin % 32;
-    warp_state &ws = E.warps[w];
+    warp_state &ws = EMU.warps[w];
     if (ws.arrived == 0)
         ws.mask = mask;
     unsigned gen = ws.gen, parity = gen & 1;
@@ -319,9 +319,9 @@ static void stream_launch(const char *name, dim3 grid, dim3 block, size_t shared
 
 void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shared_bytes, std::function<void()> body)
 {
-    if (E.body) {
+    if (EMU.body) {
         fprintf(stderr, "kit CPU emulation: %s launched %s from inside a kernel; only the harness launches kernels\n",
-                E.kernel ? E.kernel : "a kernel", name ? name : "a kernel");
+                EMU.kernel ? EMU.kernel : "a kernel", name ? name : "a kernel");
         _exit(1);
     }
     unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
@@ -330,32 +330,32 @@ void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shar
         set_error(cudaErrorInvalidConfiguration);
         return;
     }
-    while (E.stacks.size() < threads)
-        E.stacks.push_back(new_stack());
-    E.threads.resize(threads);
-    E.warps.assign((threads + 31) / 32, warp_state());
-    E.shared.assign(dynamic_shared_bytes, 0xA5);
-    E.body = &body;
-    E.kernel = name;
-    E.failed = false;
-    E.sites.clear();
-    E.streamed = stream_on() && kit_trace_name_matches(name ? name : "?", S.kernel);
-    if (E.streamed)
+    while (EMU.stacks.size() < threads)
+        EMU.stacks.push_back(new_stack());
+    EMU.threads.resize(threads);
+    EMU.warps.assign((threads + 31) / 32, warp_state());
+    EMU.shared.assign(dynamic_shared_bytes, 0xA5);
+    EMU.body = &body;
+    EMU.kernel = name;
+    EMU.failed = false;
+    EMU.sites.clear();
+    EMU.streamed = stream_on() && kit_trace_name_matches(name ? name : "?", S.kernel);
+    if (EMU.streamed)
         stream_launch(name, grid, block, dynamic_shared_bytes);
     kit_cpu_now.block_dim = block;
     kit_cpu_now.grid_dim = grid;
-    for (unsigned z = 0; z < grid.z && !E.failed; z++)
-        for (unsigned y = 0; y < grid.y && !E.failed; y++)
-            for (unsigned x = 0; x < grid.x && !E.failed; x++) {
+    for (unsigned z = 0; z < grid.z && !EMU.failed; z++)
+        for (unsigned y = 0; y < grid.y && !EMU.failed; y++)
+            for (unsigned x = 0; x < grid.x && !EMU.failed; x++) {
                 kit_cpu_now.block_idx = uint3{x, y, z};
-                E.block_lin = x + grid.x * (y + grid.y * z);
+                EMU.block_lin = x + grid.x * (y + grid.y * z);
                 run_block(block);
             }
-    E.body = nullptr;
-    E.kernel = nullptr;
-    E.current = nullptr;
-    if (E.streamed) {
-        E.streamed = false;
+    EMU.body = nullptr;
+    EMU.kernel = nullptr;
+    EMU.current = nullptr;
+    if (EMU.streamed) {
+        EMU.streamed = false;
         stream_put(KIT_TRACE_END, &S.count, sizeof S.count);
         stream_flush();
     }
@@ -368,18 +368,18 @@ namespace {
 // 1, 2, ... in the order the launch first reaches them.
 uint32_t site_of(const void *call)
 {
-    auto it = E.sites.find(call);
-    if (it != E.sites.end())
+    auto it = EMU.sites.find(call);
+    if (it != EMU.sites.end())
         return it->second;
-    uint32_t id = (uint32_t)E.sites.size() + 1;
-    E.sites.emplace(call, id);
+    uint32_t id = (uint32_t)EMU.sites.size() + 1;
+    EMU.sites.emplace(call, id);
     return id;
 }
 
 // How many times the running thread reached `site` before, since its last barrier or warp operation.
 uint32_t next_visit(uint32_t site)
 {
-    cpu_thread *t = E.current;
+    cpu_thread *t = EMU.current;
     if (t->visits.size() <= site)
         t->visits.resize(site + 1, site_visits{0, 0});
     site_visits &v = t->visits[site];
@@ -394,39 +394,39 @@ void record(uint32_t offset, unsigned size, int write, const void *call, int glo
 {
     kit_access x;
     memset(&x, 0, sizeof x);
-    x.block = E.block_lin;
-    x.thread = E.current->lin;
-    x.ordinal = global ? E.current->global_ordinal++ : E.current->ordinal++;
+    x.block = EMU.block_lin;
+    x.thread = EMU.current->lin;
+    x.ordinal = global ? EMU.current->global_ordinal++ : EMU.current->ordinal++;
     x.addr = offset;
     x.site = site_of(call);
-    x.sync = E.current->sync;
+    x.sync = EMU.current->sync;
     x.visit = next_visit(x.site);
     x.size = (uint8_t)size;
     x.write = (uint8_t)(write != 0);
-    if (E.streamed) {
+    if (EMU.streamed) {
         stream_put(global ? KIT_TRACE_GLOBAL : KIT_TRACE_ACCESS, &x, sizeof x);
         S.count++;
     }
-    if (E.tracing && !global)
-        E.trace.push_back(x);
+    if (EMU.tracing && !global)
+        EMU.trace.push_back(x);
 }
 
 // The address of [offset, offset + size) in the block's shared memory; ends the process when it is not there.
 unsigned char *shared_at(int64_t offset, unsigned size, const char *what)
 {
-    if (!E.current || !E.body) {
+    if (!EMU.current || !EMU.body) {
         fprintf(stderr, "kit CPU emulation: a shared-memory %s outside a kernel\n", what);
         _exit(1);
     }
-    if (offset < 0 || (uint64_t)offset + size > E.shared.size()) {
+    if (offset < 0 || (uint64_t)offset + size > EMU.shared.size()) {
         fprintf(stderr,
                 "kit CPU emulation: illegal shared-memory %s of %u bytes at offset %lld in %s, thread %u of block %u "
                 "(the block has %zu bytes)\n",
-                what, size, (long long)offset, E.kernel ? E.kernel : "a kernel", E.current->lin, E.block_lin,
-                E.shared.size());
+                what, size, (long long)offset, EMU.kernel ? EMU.kernel : "a kernel", EMU.current->lin, EMU.block_lin,
+                EMU.shared.size());
         _exit(1);
     }
-    return E.shared.data() + offset;
+    return EMU.shared.data() + offset;
 }
 
 } // namespace
@@ -447,14 +447,14 @@ void kit_cpu_shared_store(int64_t offset, const void *in, unsigned size)
 
 void kit_cpu_trace_start(void)
 {
-    E.trace.clear();
-    E.tracing = true;
+    EMU.trace.clear();
+    EMU.tracing = true;
 }
 
 size_t kit_cpu_trace_stop(kit_access **out)
 {
-    E.tracing = false;
-    size_t n = E.trace.size();
+    EMU.tracing = false;
+    size_t n = EMU.trace.size();
     *out = NULL;
     if (n) {
         *out = (kit_access *)malloc(n * sizeof(kit_access));
@@ -462,10 +462,10 @@ size_t kit_cpu_trace_stop(kit_access **out)
             fprintf(stderr, "kit CPU emulation: out of memory copying a trace of %zu accesses\n", n);
             exit(KIT_EXIT_NOMEM);
         }
-        memcpy(*out, E.trace.data(), n * sizeof(kit_access));
+        memcpy(*out, EMU.trace.data(), n * sizeof(kit_access));
     }
-    E.trace.clear();
-    E.trace.shrink_to_fit();
+    EMU.trace.clear();
+    EMU.trace.shrink_to_fit();
     return n;
 }
 
@@ -487,13 +487,13 @@ cudaError_t cudaMalloc(void **p, size_t bytes)
 {
     *p = malloc(bytes ? bytes : 1);
     if (*p)
-        E.device[(uintptr_t)*p] = bytes ? bytes : 1;
+        EMU.device[(uintptr_t)*p] = bytes ? bytes : 1;
     return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
 cudaError_t cudaFree(void *p)
 {
-    E.device.erase((uintptr_t)p);
+    EMU.device.erase((uintptr_t)p);
     free(p);
     return cudaSuccess;
 }
@@ -509,10 +509,10 @@ namespace {
 
 void global_access(const void *p, size_t size, int write, const void *call)
 {
-    if (!E.streamed || !E.current || !E.body || E.device.empty())
+    if (!EMU.streamed || !EMU.current || !EMU.body || EMU.device.empty())
         return;
-    auto it = E.device.upper_bound((uintptr_t)p);
-    if (it == E.device.begin() || (uintptr_t)p >= std::prev(it)->first + std::prev(it)->second)
+    auto it = EMU.device.upper_bound((uintptr_t)p);
+    if (it == EMU.device.begin() || (uintptr_t)p >= std::prev(it)->first + std::prev(it)->second)
         return;
     unsigned bytes = size >= 16 ? 16 : size >= 8 ? 8 : size >= 4 ? 4 : size >= 2 ? 2 : 1;
     record(0, bytes, write, call, 1);
@@ -557,19 +557,19 @@ cudaError_t cudaMemset(void *p, int value, size_t bytes)
 
 cudaError_t cudaDeviceSynchronize(void)
 {
-    return E.last_error;
+    return EMU.last_error;
 }
 
 cudaError_t cudaGetLastError(void)
 {
-    cudaError_t e = E.last_error;
-    E.last_error = cudaSuccess;
+    cudaError_t e = EMU.last_error;
+    EMU.last_error = cudaSuccess;
     return e;
 }
 
 cudaError_t cudaPeekAtLastError(void)
 {
-    return E.last_error;
+    return EMU.last_error;
 }
 
 const char *cudaGetErrorName(cudaError_t e)

@@ -60,6 +60,14 @@ int kit_type_parse(const char *name, kit_type *out)
     return -1;
 }
 
+int kit_name_index(const char *const *names, int count, const char *name)
+{
+    for (int i = 0; name && i < count; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 int kit_err(char *err, size_t len, const char *fmt, ...)
 {
     va_list ap;

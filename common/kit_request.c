@@ -34,12 +34,10 @@ const char *kit_op_name(kit_op op)
 
 int kit_op_parse(const char *name, kit_op *op)
 {
-    for (int o = 0; o < KIT_OP_COUNT; o++)
-        if (strcmp(name, OP_NAMES[o]) == 0) {
-            *op = (kit_op)o;
-            return 0;
-        }
-    return -1;
+    int o = kit_name_index(OP_NAMES, KIT_OP_COUNT, name);
+    if (o >= 0)
+        *op = (kit_op)o;
+    return o >= 0 ? 0 : -1;
 }
 
 /* The words that follow the launch: co_rank's ranks, or four for each thread of a worst part=order. */

@@ -63,8 +63,24 @@ int kit_type_parse(const char *name, kit_type *out);
  */
 int kit_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/** The greatest common divisor of a and b (d = gcd(w, E) in the papers); gcd(a, 0) = a. */
-KIT_HD static inline int kit_gcd(int a, int b)
+/**
+ * Looks a name up in a table of names, for the command-line and spec names of enums.
+ * @return the index i with names[i] equal to name, or -1 (also for a NULL name)
+ */
+int kit_name_index(const char *const *names, int count, const char *name);
+
+/** constexpr in C++ (a function the compiler may evaluate at compile time), nothing in C. */
+#ifdef __cplusplus
+#define KIT_CONSTEXPR constexpr
+#else
+#define KIT_CONSTEXPR
+#endif
+
+/**
+ * The greatest common divisor of a and b (d = gcd(w, E) in the papers); gcd(a, 0) = a. In C++ it
+ * is constexpr, so lab 9's slot map computes d at compile time with it.
+ */
+KIT_HD static inline KIT_CONSTEXPR int kit_gcd(int a, int b)
 {
     while (b != 0) {
         int t = a % b;

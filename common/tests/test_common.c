@@ -212,6 +212,21 @@ static void test_type_parse(void)
     KIT_ASSERT_MSG(rc == -1, "parse(NULL): expected -1, got %d", rc);
 }
 
+/* Every name of a table is found at its index; a near miss, an empty name and NULL are not. */
+static void test_name_index(void)
+{
+    static const char *const names[] = {"keys", "range", "worst"};
+    for (int i = 0; i < 3; i++)
+        KIT_ASSERT_MSG(kit_name_index(names, 3, names[i]) == i, "kit_name_index(\"%s\"): expected %d, got %d", names[i], i,
+                       kit_name_index(names, 3, names[i]));
+    static const char *const bad[] = {"", "Keys", "worst ", "ran"};
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++)
+        KIT_ASSERT_MSG(kit_name_index(names, 3, bad[i]) == -1, "kit_name_index(\"%s\"): expected -1, got %d", bad[i],
+                       kit_name_index(names, 3, bad[i]));
+    KIT_ASSERT_MSG(kit_name_index(names, 3, NULL) == -1, "kit_name_index(NULL): expected -1");
+    KIT_ASSERT_MSG(kit_name_index(names, 2, "worst") == -1, "kit_name_index past count: expected -1");
+}
+
 static void test_not_implemented(void)
 {
     kit_not_implemented_reset();
@@ -2544,6 +2559,7 @@ static void register_tests(void)
     CU_pSuite types = kit_test_suite("types and the not-implemented marker");
     kit_test_add(types, "kit_type_size and kit_type_name", test_type_size_and_name);
     kit_test_add(types, "kit_type_parse", test_type_parse);
+    kit_test_add(types, "kit_name_index", test_name_index);
     kit_test_add(types, "kit_not_implemented: first call wins until reset", test_not_implemented);
     kit_test_add(types, "kit_malloc: any size, big buffers on huge pages", test_kit_malloc);
 

@@ -15,12 +15,10 @@ const char *kit_pbs_queries_name(kit_pbs_queries kind)
 
 int kit_pbs_queries_parse(const char *name, kit_pbs_queries *out)
 {
-    for (int k = 0; k < KIT_PBS_QUERIES_COUNT; k++)
-        if (strcmp(name, QUERY_NAMES[k]) == 0) {
-            *out = (kit_pbs_queries)k;
-            return 0;
-        }
-    return -1;
+    int k = kit_name_index(QUERY_NAMES, KIT_PBS_QUERIES_COUNT, name);
+    if (k >= 0)
+        *out = (kit_pbs_queries)k;
+    return k >= 0 ? 0 : -1;
 }
 
 static void put(kit_type t, void *out, size_t i, int64_t v)

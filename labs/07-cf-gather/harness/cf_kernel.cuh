@@ -55,6 +55,26 @@ __device__ int cf_tile_co_rank(kit_shared<T> S, int diag, int n_a, int n_b, int 
 }
 
 /**
+ * Odd-even transposition: E passes of compare-exchange on neighbours, static indices only, which
+ * sort E keys. The passes go in pairs (even, odd) in a loop that is not unrolled, so the code
+ * holds one pair of passes, not E; each pass is unrolled, so every index is a constant. Lab 9's
+ * register sort uses it too, with its own comparator.
+ * @param exchange the comparator, called as exchange(k0, o0, k1, o1, count)
+ */
+template <typename T, int E, typename Exchange>
+__device__ inline void cf_odd_even_sort(T (&key)[E], int (&origin)[E], int count, Exchange exchange)
+{
+    for (int pair = 0; pair < (E + 1) / 2; pair++) {
+        KIT_UNROLL
+        for (int p = 0; p + 1 < E; p += 2)
+            exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
+        KIT_UNROLL
+        for (int p = 1; p + 1 < E; p += 2)
+            exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
+    }
+}
+
+/**
  * One comparator of the register merge: puts the smaller of two keys first, ordered by key, then
  * by origin (A before B, and in list order, so the merge is stable). A key whose origin is
  * count or more belongs to no output and goes last.
@@ -131,17 +151,7 @@ __global__ void cf_merge_kernel(const T *A, int m, const T *B, int n, T *C)
             key[j] = S[o < count ? cf_slot(pos, E) : 0];
             origin[j] = o < count ? o : E + j; /* unowned keys sort after every owned one */
         }
-        /* Odd-even transposition: E passes of compare-exchange on neighbours, static indices only.
-           The passes go in pairs (even, odd) in a loop that is not unrolled, so the code holds one
-           pair of passes, not E; each pass is unrolled, so every index is a constant. */
-        for (int pair = 0; pair < (E + 1) / 2; pair++) {
-            KIT_UNROLL
-            for (int p = 0; p + 1 < E; p += 2)
-                cf_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
-            KIT_UNROLL
-            for (int p = 1; p + 1 < E; p += 2)
-                cf_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
-        }
+        cf_odd_even_sort(key, origin, count, [](T &k0, int &o0, T &k1, int &o1, int c) { cf_compare_exchange(k0, o0, k1, o1, c); });
         KIT_UNROLL
         for (int j = 0; j < E; j++)
             if (j < count)

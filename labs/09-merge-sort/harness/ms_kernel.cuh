@@ -120,15 +120,8 @@ __device__ inline void ms_register_sort(T (&key)[E], int (&origin)[E], int count
         for (int j = 0; j < E; j++)
             key[j] = origin[j] < count ? key[j] : ms_plain_key<T>::largest();
     }
-    /* The passes go in pairs in a loop that is not unrolled, so the code holds two passes, not E. */
-    for (int pair = 0; pair < (E + 1) / 2; pair++) {
-        KIT_UNROLL
-        for (int p = 0; p + 1 < E; p += 2)
-            ms_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
-        KIT_UNROLL
-        for (int p = 1; p + 1 < E; p += 2)
-            ms_compare_exchange(key[p], origin[p], key[p + 1], origin[p + 1], count);
-    }
+    cf_odd_even_sort(key, origin, count, /* lab 7's network, with this sort's comparator */
+                     [](T &k0, int &o0, T &k1, int &o1, int c) { ms_compare_exchange(k0, o0, k1, o1, c); });
 }
 
 /** The smallest power of two >= E. */
