@@ -39,7 +39,9 @@ static inline int bench_conflicts_main(int argc, char **argv, int n, const char 
         run(i);
         kit_bank_report r;
         char err[160];
-        if (kit_cpu_trace_simulate(&r, NULL, err, sizeof err) != 0) {
+        kit_access *acc;
+        size_t na = kit_cpu_trace_stop(&acc);
+        if (kit_bank_count_trace(acc, na, &r, err, sizeof err) != 0) {
             fprintf(stderr, "%s: %s\n", names[i], err);
             return 1;
         }

@@ -6,7 +6,8 @@
  *
  * The host library, included here (C, and C++ through the same headers):
  * - kit_types.h        key types (int32, int64, kit_kv32) and KIT_HD
- * - kit_lab.h          what a student file may use: KIT_HD, the key types, the "not implemented" marker
+ * - kit_lab.h          what a student file may use: KIT_HD, the key types, kit_gcd, the "not implemented" marker
+ * - kit_stub.h         the "not implemented" marker of a skeleton's bodies, and what the harness reads back
  * - kit_gen.h          seeded generators for arrays and merge inputs
  * - kit_check.h        checks by property: a stable merge or sort, co-rank, predecessor; array comparison
  * - kit_timer.h        host wall-clock timer

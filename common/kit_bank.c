@@ -206,6 +206,14 @@ int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t
     return kit_bank_simulate_grouped(model, KIT_GROUP_SITE, acc, n, out, err, errlen);
 }
 
+int kit_bank_count_trace(kit_access *acc, size_t n, kit_bank_report *r, char *err, size_t errlen)
+{
+    const kit_bank_model gpu = {32, 4};
+    int rc = kit_bank_simulate(&gpu, acc, n, r, err, errlen);
+    free(acc);
+    return rc;
+}
+
 int kit_bank_simulate_grouped(const kit_bank_model *model, kit_bank_group group, const kit_access *acc, size_t n,
                               kit_bank_report *out, char *err, size_t errlen)
 {

@@ -11,23 +11,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kit_trace.h" /* kit_access, the record the simulator counts */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** One recorded shared-memory access of one thread. */
-typedef struct kit_access {
-    uint32_t block;   /**< linear index of the thread block */
-    uint32_t thread;  /**< linear index of the thread in its block */
-    uint32_t ordinal; /**< how many shared accesses this thread made before this one */
-    uint32_t addr;    /**< byte offset in the block's shared memory */
-    uint32_t site;    /**< which access of the source made it: 1, 2, ... in the order the launch first reached
-                           each; 0 when unknown (then the access is grouped by its ordinal in either model) */
-    uint32_t sync;    /**< barriers and warp operations the thread passed before this access */
-    uint32_t visit;   /**< how many times the thread reached this site before, since its last barrier or warp operation */
-    uint8_t size;     /**< bytes accessed: 1, 2, 4, 8 or 16 */
-    uint8_t write;    /**< 0 for a load, 1 for a store */
-} kit_access;
 
 /** The warp model: which accesses of a warp's threads are served together, as one step. */
 typedef enum kit_bank_group {
@@ -77,6 +65,18 @@ typedef struct kit_bank_report {
  */
 int kit_bank_simulate(const kit_bank_model *model, const kit_access *acc, size_t n, kit_bank_report *out,
                       char *err, size_t errlen);
+
+/**
+ * Counts the conflicts of a trace on the GPU's banks (32 banks of 4 bytes, the hardware's warp
+ * model) and frees the accesses: what a tool does with kit_cpu_trace_stop()'s copy.
+ * @param[in]  acc    the accesses, malloc'ed (or NULL when @p n is 0); freed on every return
+ * @param[in]  n      their number
+ * @param[out] r      the report, after a 0 return (free it with kit_bank_free())
+ * @param[out] err    why the simulator refused the trace
+ * @param[in]  errlen size of @p err
+ * @return 0, or -1 with a reason in @p err
+ */
+int kit_bank_count_trace(kit_access *acc, size_t n, kit_bank_report *r, char *err, size_t errlen);
 
 /**
  * Counts the conflicts of a trace.

@@ -469,18 +469,6 @@ size_t kit_cpu_trace_stop(kit_access **out)
     return n;
 }
 
-int kit_cpu_trace_simulate(kit_bank_report *r, size_t *n, char *err, size_t errlen)
-{
-    kit_access *acc;
-    size_t count = kit_cpu_trace_stop(&acc);
-    if (n)
-        *n = count;
-    kit_bank_model model = {32, 4};
-    int rc = kit_bank_simulate(&model, acc, count, r, err, errlen);
-    free(acc);
-    return rc;
-}
-
 // ---- the runtime: "device" memory is host memory -------------------------------
 
 cudaError_t cudaMalloc(void **p, size_t bytes)

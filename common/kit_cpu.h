@@ -18,7 +18,7 @@
 
 #include <functional>
 
-#include "kit_bank.h"
+#include "kit_trace.h" /* kit_access */
 
 
 /* ---- CUDA keywords ---------------------------------------------------------- */
@@ -258,16 +258,5 @@ void kit_cpu_trace_start(void);
  * @return their number
  */
 size_t kit_cpu_trace_stop(kit_access **out);
-
-/**
- * Stops the in-memory trace and counts its bank conflicts with the simulator, on 32 banks of
- * 4 bytes (kit_bank_simulate()); the accesses themselves are freed.
- * @param[out] r      the simulator's report, after a 0 return (free it with kit_bank_free())
- * @param[out] n      the number of accesses traced, or NULL
- * @param[out] err    why the simulator refused the trace
- * @param[in]  errlen size of @p err
- * @return 0, or -1 with a reason in @p err
- */
-int kit_cpu_trace_simulate(kit_bank_report *r, size_t *n, char *err, size_t errlen);
 
 #endif

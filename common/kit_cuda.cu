@@ -10,6 +10,15 @@ int kit_sync_launches(void)
     return v != NULL && strcmp(v, "0") != 0;
 }
 
+cudaError_t kit_launch_status(void)
+{
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    (void)cudaGetLastError();
+    return e;
+}
+
 void kit_gpu_none_reason(const char *driver, const char *err_name, const char *err_text, char *why, size_t whylen)
 {
     if (access(driver, F_OK) != 0)

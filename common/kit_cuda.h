@@ -48,6 +48,14 @@ extern "C" {
 int kit_sync_launches(void);
 
 /**
+ * After a launch, for code that reports a failure instead of exiting: the launch's own error (a
+ * bad configuration), or else the kernel's, after waiting for it. Either way the error is taken,
+ * so the next launch starts clean.
+ * @return cudaSuccess, or the error
+ */
+cudaError_t kit_launch_status(void);
+
+/**
  * Asks the CUDA runtime how many GPUs this process can use.
  * @param[out] why    when none, the reason (no driver, no device, ...)
  * @param[in]  whylen size of @p why

@@ -17,7 +17,7 @@
 #include <cuda_runtime.h>
 #endif
 
-#include "kit_lab.h" /* kit_not_implemented(); it includes this header back, which the guard stops */
+#include "kit_stub.h"
 #include "kit_types.h"
 
 #ifndef KIT_CPU

@@ -11,21 +11,7 @@ static const char *const gen_names[KIT_GEN_COUNT] = {
     "a-below-b", "b-below-a", "interleaved",
 };
 
-const char *kit_gen_name(kit_gen g)
-{
-    return (unsigned)g < KIT_GEN_COUNT ? gen_names[g] : "?";
-}
-
-int kit_gen_parse(const char *name, kit_gen *out)
-{
-    for (int g = 0; g < KIT_GEN_COUNT; g++) {
-        if (name && strcmp(name, gen_names[g]) == 0) {
-            *out = (kit_gen)g;
-            return 0;
-        }
-    }
-    return -1;
-}
+KIT_ENUM_NAMES(kit_gen, gen_names, KIT_GEN_COUNT)
 
 int kit_gen_is_pair_only(kit_gen g)
 {

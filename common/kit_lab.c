@@ -68,6 +68,11 @@ int kit_name_index(const char *const *names, int count, const char *name)
     return -1;
 }
 
+const char *kit_name_at(const char *const *names, int count, int i)
+{
+    return i >= 0 && i < count ? names[i] : "?";
+}
+
 int kit_err(char *err, size_t len, const char *fmt, ...)
 {
     va_list ap;

@@ -27,18 +27,7 @@ static const int RANGE[KIT_OP_COUNT][FIELDS][2] = {
     {{0, 1}, {0, 0}, {1, 1024}, {0, 0}, {1, 64}, {0, 0}, {0, 1}, {0, 0}},         /* sort */
     {{0, 1}, {0, 0}, {0, 0}, {2, 1024}, {2, 1024}, {0, 0}, {0, 0}, {1, 3}}};      /* worst */
 
-const char *kit_op_name(kit_op op)
-{
-    return (unsigned)op < KIT_OP_COUNT ? OP_NAMES[op] : "?";
-}
-
-int kit_op_parse(const char *name, kit_op *op)
-{
-    int o = kit_name_index(OP_NAMES, KIT_OP_COUNT, name);
-    if (o >= 0)
-        *op = (kit_op)o;
-    return o >= 0 ? 0 : -1;
-}
+KIT_ENUM_NAMES(kit_op, OP_NAMES, KIT_OP_COUNT)
 
 /* The words that follow the launch: co_rank's ranks, or four for each thread of a worst part=order. */
 static uint64_t array_words(const kit_request *r)

@@ -12,7 +12,7 @@
  *
  * Records, in the writer's byte order (the grader reads on the same machine): a uint32 tag, then
  * - KIT_TRACE_LAUNCH: a kit_trace_launch, when a launch starts;
- * - KIT_TRACE_ACCESS: a kit_access (kit_bank.h), for every shared-memory load and store;
+ * - KIT_TRACE_ACCESS: a kit_access (below), for every shared-memory load and store;
  * - KIT_TRACE_GLOBAL: a kit_access for every global-memory load and store, in runners built with
  *   the global-memory hooks (kit_cpu.cc): addr 0, ordinal counting the thread's global accesses;
  * - KIT_TRACE_END: a uint64 count of the launch's accesses (of both kinds), when it ends.
@@ -20,13 +20,26 @@
 #ifndef KIT_TRACE_H
 #define KIT_TRACE_H
 
+#include <stdint.h>
 #include <stdio.h>
-
-#include "kit_bank.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** One recorded shared-memory access of one thread. */
+typedef struct kit_access {
+    uint32_t block;   /**< linear index of the thread block */
+    uint32_t thread;  /**< linear index of the thread in its block */
+    uint32_t ordinal; /**< how many shared accesses this thread made before this one */
+    uint32_t addr;    /**< byte offset in the block's shared memory */
+    uint32_t site;    /**< which access of the source made it: 1, 2, ... in the order the launch first reached
+                           each; 0 when unknown (then the access is grouped by its ordinal in either model) */
+    uint32_t sync;    /**< barriers and warp operations the thread passed before this access */
+    uint32_t visit;   /**< how many times the thread reached this site before, since its last barrier or warp operation */
+    uint8_t size;     /**< bytes accessed: 1, 2, 4, 8 or 16 */
+    uint8_t write;    /**< 0 for a load, 1 for a store */
+} kit_access;
 
 #define KIT_TRACE_FD 3 /**< the descriptor the grader hands a runner for its trace (a pipe) */
 #define KIT_TRACE_NAME 52 /**< room for a kernel's name in a launch record, NUL included */

@@ -69,6 +69,31 @@ int kit_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(p
  */
 int kit_name_index(const char *const *names, int count, const char *name);
 
+/**
+ * The other way: the name of enum value @p i in a table of @p count names.
+ * @return names[i], or "?" for a value out of range
+ */
+const char *kit_name_at(const char *const *names, int count, int i);
+
+/**
+ * Defines the two functions of an enum with a table of names, T_name() and T_parse(), as the
+ * kit's enums with command-line or spec names have them (kit_gen, kit_op, ...). The header
+ * declares and documents them; the .c file that holds the table says
+ * `KIT_ENUM_NAMES(kit_gen, gen_names, KIT_GEN_COUNT)`.
+ * @param T     the enum type, which is also the functions' prefix
+ * @param names its table of names, in value order
+ * @param count the number of values
+ */
+#define KIT_ENUM_NAMES(T, names, count)                                                                                \
+    const char *T##_name(T v) { return kit_name_at(names, count, (int)v); }                                            \
+    int T##_parse(const char *name, T *out)                                                                            \
+    {                                                                                                                  \
+        int i = kit_name_index(names, count, name);                                                                    \
+        if (i >= 0)                                                                                                    \
+            *out = (T)i;                                                                                               \
+        return i >= 0 ? 0 : -1;                                                                                        \
+    }
+
 /** constexpr in C++ (a function the compiler may evaluate at compile time), nothing in C. */
 #ifdef __cplusplus
 #define KIT_CONSTEXPR constexpr

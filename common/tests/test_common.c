@@ -227,6 +227,20 @@ static void test_name_index(void)
     KIT_ASSERT_MSG(kit_name_index(names, 2, "worst") == -1, "kit_name_index past count: expected -1");
 }
 
+/* kit_name_at: each index gives its name; below 0 and from count on give "?". */
+static void test_name_at(void)
+{
+    static const char *const names[] = {"keys", "range", "worst"};
+    for (int i = 0; i < 3; i++)
+        KIT_ASSERT_MSG(strcmp(kit_name_at(names, 3, i), names[i]) == 0, "kit_name_at(%d): expected \"%s\", got \"%s\"", i,
+                       names[i], kit_name_at(names, 3, i));
+    static const int out[] = {-1, 3, 2};
+    static const int count[] = {3, 3, 2};
+    for (int k = 0; k < 3; k++)
+        KIT_ASSERT_MSG(strcmp(kit_name_at(names, count[k], out[k]), "?") == 0, "kit_name_at(%d) of %d names: expected \"?\", got \"%s\"",
+                       out[k], count[k], kit_name_at(names, count[k], out[k]));
+}
+
 static void test_not_implemented(void)
 {
     kit_not_implemented_reset();
@@ -2560,6 +2574,7 @@ static void register_tests(void)
     kit_test_add(types, "kit_type_size and kit_type_name", test_type_size_and_name);
     kit_test_add(types, "kit_type_parse", test_type_parse);
     kit_test_add(types, "kit_name_index", test_name_index);
+    kit_test_add(types, "kit_name_at", test_name_at);
     kit_test_add(types, "kit_not_implemented: first call wins until reset", test_not_implemented);
     kit_test_add(types, "kit_malloc: any size, big buffers on huge pages", test_kit_malloc);
 

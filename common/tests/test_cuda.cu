@@ -268,6 +268,22 @@ static void test_gpu_device_copy(void)
                    cudaGetErrorName(err));
 }
 
+/* kit_launch_status: success after a good launch; a refused launch's error, once, and then a clean slate. */
+static void test_gpu_launch_status(void)
+{
+    int32_t *d_out;
+    CUDA_CHECK(cudaMalloc(&d_out, 256 * sizeof *d_out));
+    KIT_LAUNCH(fill_kernel, 1, 256, 0, d_out, 256);
+    cudaError_t good = kit_launch_status();
+    KIT_LAUNCH(fill_kernel, 1, 4096, 0, d_out, 256); /* more threads than a block may have */
+    cudaError_t bad = kit_launch_status(), after = cudaGetLastError();
+    CUDA_CHECK(cudaFree(d_out));
+    KIT_ASSERT_MSG(good == cudaSuccess, "a good launch: %s, expected cudaSuccess", cudaGetErrorName(good));
+    KIT_ASSERT_MSG(bad == cudaErrorInvalidConfiguration, "4096 threads a block: %s, expected cudaErrorInvalidConfiguration",
+                   cudaGetErrorName(bad));
+    KIT_ASSERT_MSG(after == cudaSuccess, "the error stayed after kit_launch_status: %s", cudaGetErrorName(after));
+}
+
 /* ---- kit_types.h ------------------------------------------------------------------ */
 
 /* kit_type_dispatch calls its function once, with a value of the key type that t names; an unknown t calls nothing. */
@@ -312,6 +328,7 @@ static void register_tests(void)
     kit_test_add(gpu, "a kernel, CUDA_CHECK_LAUNCH and kit_gpu_timer", test_gpu_kernel_and_timer);
     kit_test_add(gpu, "the same with KIT_SYNC_LAUNCHES=1", test_gpu_sync_launches);
     kit_test_add(gpu, "kit_device_copy", test_gpu_device_copy);
+    kit_test_add(gpu, "kit_launch_status", test_gpu_launch_status);
     char why[160];
     if (kit_gpu_count(why, sizeof why) == 0)
         kit_test_skip_suite(gpu, why);

@@ -116,7 +116,9 @@ static void simulate_case(bank_case *c, int *d_words, int *d_out, long long *d_o
     run_case(c, d_words, d_out, d_out8);
     kit_bank_report r;
     char err[160];
-    if (kit_cpu_trace_simulate(&r, NULL, err, sizeof err) != 0) {
+    kit_access *acc;
+    size_t na = kit_cpu_trace_stop(&acc);
+    if (kit_bank_count_trace(acc, na, &r, err, sizeof err) != 0) {
         fprintf(stderr, "bankcheck: %s\n", err);
         exit(1);
     }

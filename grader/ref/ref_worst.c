@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit_gen.h"
 #include "kit_ref.h"
 
 #define MAX_W 1024
@@ -186,14 +187,6 @@ int kit_worst_warp_replay(int w, int E, const kit_worst_split *T, kit_bank_count
 
 /* ---- the search mode ------------------------------------------------------------------------ */
 
-static uint64_t xorshift(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* Whether a warp in groups is well formed: c threads a group dividing w, 0 <= n_a <= cE. */
 static int bad_groups(int w, int E, int c, int n_a)
 {
@@ -301,15 +294,15 @@ long kit_worst_search(int w, int E, int c, int n_a, uint64_t seed, long iters, u
     }
     memcpy(best, mask, len);
     long top = cur;
-    uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+    uint64_t rng = seed;
     for (long it = 0; it < iters && n_a > 0 && (size_t)n_a < unit; it++) {
         /* Move one key of a group between A and B: swap an output from A with one from B. */
-        size_t g = (size_t)(xorshift(&rng) % (uint64_t)(w / c)) * unit, p, q;
+        size_t g = (size_t)(kit_rng_next(&rng) % (uint64_t)(w / c)) * unit, p, q;
         do
-            p = g + (size_t)(xorshift(&rng) % unit);
+            p = g + (size_t)(kit_rng_next(&rng) % unit);
         while (!mask[p]);
         do
-            q = g + (size_t)(xorshift(&rng) % unit);
+            q = g + (size_t)(kit_rng_next(&rng) % unit);
         while (mask[q]);
         mask[p] = 0;
         mask[q] = 1;
@@ -385,7 +378,7 @@ static int searched_warp(int w, int E, int c, uint8_t *mask, char *err, size_t e
         for (size_t k = 0; k < unit; k++)
             mask[g + k] = k < unit / 2;
         for (size_t k = unit - 1; k > 0; k--) { /* Fisher-Yates */
-            size_t x = (size_t)(xorshift(&rng) % (k + 1));
+            size_t x = (size_t)(kit_rng_next(&rng) % (k + 1));
             uint8_t t = mask[g + k];
             mask[g + k] = mask[g + x];
             mask[g + x] = t;

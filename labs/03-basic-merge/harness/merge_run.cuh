@@ -73,9 +73,7 @@ static inline int kit_merge_run_guarded(const kit_merge_lab *lab, kit_type t, vo
     kit_not_implemented_reset();
     (void)cudaGetLastError();
     lab->launch(t, d_A, m, d_B, n, (char *)d_C + guard * size, cfg);
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess)
-        e = cudaDeviceSynchronize();
+    cudaError_t e = kit_launch_status();
     int rc = 0;
     if (e != cudaSuccess) {
         snprintf(msg, len, "the launch of %d blocks of %d threads (tile %d) failed: %s (%s)", cfg.blocks, cfg.threads,

@@ -77,9 +77,7 @@ static inline int lab06_run_guarded(kit_type t, void *keys, int K, void *queries
         lab06_launch_typed<int32_t>(d_keys, K, d_queries, Q, d_out, cfg, INT32_MIN, INT32_MAX);
     else
         lab06_launch_typed<int64_t>(d_keys, K, d_queries, Q, d_out, cfg, INT64_MIN, INT64_MAX);
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess)
-        e = cudaDeviceSynchronize();
+    cudaError_t e = kit_launch_status();
     int rc = 0;
     if (e != cudaSuccess) {
         snprintf(msg, len, "the launch of %d blocks of %d threads failed: %s (%s)", cfg.blocks, cfg.threads,

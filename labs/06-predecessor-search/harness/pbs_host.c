@@ -8,18 +8,7 @@
 
 static const char *const QUERY_NAMES[] = {"keys", "range", "worst"};
 
-const char *kit_pbs_queries_name(kit_pbs_queries kind)
-{
-    return (unsigned)kind < KIT_PBS_QUERIES_COUNT ? QUERY_NAMES[kind] : "?";
-}
-
-int kit_pbs_queries_parse(const char *name, kit_pbs_queries *out)
-{
-    int k = kit_name_index(QUERY_NAMES, KIT_PBS_QUERIES_COUNT, name);
-    if (k >= 0)
-        *out = (kit_pbs_queries)k;
-    return k >= 0 ? 0 : -1;
-}
+KIT_ENUM_NAMES(kit_pbs_queries, QUERY_NAMES, KIT_PBS_QUERIES_COUNT)
 
 static void put(kit_type t, void *out, size_t i, int64_t v)
 {

@@ -80,9 +80,7 @@ static int lab08_measure(int w, int E, const kit_worst_split *T, char *msg, size
     int *d_start = (int *)kit_device_copy(a_start, sizeof a_start);
     CUDA_CHECK(cudaMalloc(&d_out, sizeof out));
     KIT_LAUNCH(worst_merge_probe, 1, w, (size_t)(total + 1) * sizeof(int32_t), d_keys, n_a, total, d_start, d_out);
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess)
-        e = cudaDeviceSynchronize();
+    cudaError_t e = kit_launch_status();
     if (e == cudaSuccess)
         CUDA_CHECK(cudaMemcpy(out, d_out, (size_t)total * sizeof(int32_t), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaFree(d_keys));

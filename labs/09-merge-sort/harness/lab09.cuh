@@ -123,9 +123,7 @@ static inline int lab09_run_guarded(kit_type t, void *keys, int n, lab09_cfg c, 
         lab09_sort_device<int32_t>((int32_t *)(d_raw + guard), (int32_t *)d_tmp, d_part, n, c);
     else
         lab09_sort_device<kit_kv32>((kit_kv32 *)(d_raw + guard), (kit_kv32 *)d_tmp, d_part, n, c);
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess)
-        e = cudaDeviceSynchronize();
+    cudaError_t e = kit_launch_status();
     int rc = 0;
     if (e != cudaSuccess) {
         snprintf(msg, len, "the sort (%s, E=%d, u=%d) failed: %s (%s)", lab09_variant_name(c.variant), c.E, c.u,
@@ -303,9 +301,7 @@ static int lab09_measure_typed(kit_type t, const T *keys, int n, lab09_cfg c, T 
     case 17: lab09_probe_e<T, 17>(d_runs, m, d_out, c.u, rounds, c.variant); break;
     }
     int rc = 0;
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess)
-        e = cudaDeviceSynchronize();
+    cudaError_t e = kit_launch_status();
     if (e != cudaSuccess) {
         snprintf(msg, len, "the %s probe (E=%d, u=%d) failed: %s", c.variant == MS_BASELINE ? "serial-merge" : "gather", c.E, c.u,
                  cudaGetErrorString(e));

@@ -59,30 +59,15 @@ KIT_HD inline int ms_shared_elems(int tile)
 template <typename P>
 __device__ inline int ms_co_rank(P A, int n_a, P B, int n_b, int diag)
 {
-    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
-    while (lo < hi) {
-        int mid = lo + ((hi - lo) >> 1);
-        if (kit_key(A, mid) <= kit_key(B, diag - 1 - mid)) /* the keys alone: see kit_key */
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return cf_co_rank(diag, n_a, n_b, [&](int x) { return kit_key(A, x); }, [&](int y) { return kit_key(B, y); });
 }
 
 /** The same search in the CF layout: A key x of the region at logical base + x, B key y at base + region - 1 - y, both through rho. */
 template <typename T, int E>
 __device__ inline int ms_co_rank_cf(kit_shared<T> S, int base, int region, int n_a, int n_b, int diag)
 {
-    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
-    while (lo < hi) {
-        int mid = lo + ((hi - lo) >> 1);
-        if (kit_key(S, ms_slot<E>(base + mid)) <= kit_key(S, ms_slot<E>(base + region - diag + mid))) /* B key diag-1-mid */
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return cf_co_rank(diag, n_a, n_b, [&](int x) { return kit_key(S, ms_slot<E>(base + x)); },
+                      [&](int y) { return kit_key(S, ms_slot<E>(base + region - 1 - y)); });
 }
 
 /** Min and max of two plain keys, in place: r0 gets the smaller. */
@@ -332,11 +317,21 @@ __device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int
             S[V == MS_BASELINE ? base + first + t : ms_slot<E>(base + first + step * t)] = key[t];
 }
 
-/** The block writes its tile back from the padded exchange, coalesced: E reads of shared memory each, then E stores. */
+/**
+ * How a kernel ends: each thread's `count` keys go into the padded exchange (thread i's at i*E,
+ * ...), then the block writes its tile of len keys back, coalesced: E reads of shared memory
+ * each, then E stores.
+ */
 template <typename T, int E>
-__device__ inline void ms_write_tile(kit_shared<T> S, T *out, int len)
+__device__ inline void ms_write_tile(kit_shared<T> S, const T (&key)[E], int count, T *out, int len)
 {
     const int u = (int)blockDim.x, i = (int)threadIdx.x;
+    __syncthreads();
+    KIT_UNROLL
+    for (int t = 0; t < E; t++)
+        if (t < count)
+            S[ms_exchange_slot<E>(i * E + t)] = key[t];
+    __syncthreads();
     for (int x = i; x < len; x += u)
         out[x] = S[ms_exchange_slot<E>(x)];
 }
@@ -417,13 +412,7 @@ __global__ void ms_block_sort_kernel(const T *in, T *out, int n)
         ms_block_rounds<T, E, V, true>(S, len, count, key);
     else
         ms_block_rounds<T, E, V, false>(S, len, count, key);
-    __syncthreads();
-    KIT_UNROLL
-    for (int t = 0; t < E; t++)
-        if (t < count)
-            S[ms_exchange_slot<E>(i * E + t)] = key[t];
-    __syncthreads();
-    ms_write_tile<T, E>(S, out + start, len);
+    ms_write_tile<T, E>(S, key, count, out + start, len);
 }
 
 /** The pair of runs of length s that output position o (of n) belongs to: its first key, and the lengths of its A and B. */
@@ -496,13 +485,7 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
         ms_merge_share<T, E, V, true>(S, 0, n_a, tile, n_a, n_b, i * E, key);
     else
         ms_merge_share<T, E, V, false>(S, 0, n_a, tile, n_a, n_b, i * E, key);
-    __syncthreads();
-    KIT_UNROLL
-    for (int j = 0; j < E; j++)
-        if (j < count)
-            S[ms_exchange_slot<E>(i * E + j)] = key[j];
-    __syncthreads();
-    ms_write_tile<T, E>(S, out + o0, len);
+    ms_write_tile<T, E>(S, key, count, out + o0, len);
 }
 
 /** Tiles of a sort of n keys with u threads and E keys per thread: the size of the partition array ms_sort needs. */
