@@ -29,24 +29,22 @@ KIT_HD inline int cf_search_passes(int tile)
 
 /**
  * The merge-path search of labs 7 and 9: how many of the first `diag` outputs of merging A (n_a
- * keys) with B (n_b keys) come from A, ties to A. key_a(x) and key_b(y) read A's key x and B's key
- * y, wherever and however the caller keeps them. With passes < 0 the bisection stops when it has
- * found the answer. With passes >= 0 it makes exactly that many passes, each reading one key of
- * each list, so that every thread of a block reads the same number of times; a pass after the
- * answer is found reads keys clamped into range and ignores them.
+ * keys) with B (n_b keys) come from A, ties to A. a_first(mid) says whether A's key mid comes
+ * before B's key diag - 1 - mid (A's <= B's), reading them wherever and however the caller keeps
+ * them. Without FIXED the bisection stops when it has found the answer. With FIXED it makes
+ * exactly `passes` passes and asks a_first in each, so that every thread of a block reads the same
+ * number of times; a pass after the answer is found asks about the middle of an empty range, and
+ * its answer is ignored. (A template parameter, so that the plain search has no pass counter.)
  */
-template <typename KeyA, typename KeyB>
-__device__ inline int cf_co_rank(int diag, int n_a, int n_b, KeyA key_a, KeyB key_b, int passes = -1)
+template <bool FIXED, typename AFirst>
+__device__ inline int cf_co_rank(int diag, int n_a, int n_b, AFirst a_first, int passes = 0)
 {
     int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
-    for (int p = 0; passes < 0 ? lo < hi : p < passes; p++) {
-        int mid = lo + ((hi - lo) >> 1), y = diag - 1 - mid;
-        int x = mid < n_a ? mid : (n_a > 0 ? n_a - 1 : 0);
-        y = y < 0 ? 0 : y >= n_b ? (n_b > 0 ? n_b - 1 : 0) : y;
-        auto a = key_a(x);
-        auto b = key_b(y);
-        if (lo < hi) {
-            if (a <= b)
+    for (int p = 0; FIXED ? p < passes : lo < hi; p++) {
+        int mid = lo + ((hi - lo) >> 1);
+        bool a = a_first(mid);
+        if (!FIXED || lo < hi) {
+            if (a)
                 lo = mid + 1;
             else
                 hi = mid;
@@ -57,14 +55,20 @@ __device__ inline int cf_co_rank(int diag, int n_a, int n_b, KeyA key_a, KeyB ke
 
 /**
  * The co-rank of diagonal `diag` in the tile stored as rho(A u pi(B)): A's key x at logical
- * position x, B's key y at tile - 1 - y, both through cf_slot. A fixed number of passes.
+ * position x, B's key y at tile - 1 - y, both through cf_slot. A fixed number of passes; a pass
+ * after the answer is found reads keys clamped into range (its answer is not used).
  */
 template <typename T>
 __device__ int cf_tile_co_rank(kit_shared<T> S, int diag, int n_a, int n_b, int E, int tile, int passes)
 {
-    /* The keys alone: see kit_key. */
-    return cf_co_rank(diag, n_a, n_b, [&](int x) { return kit_key(S, cf_slot(x, E)); },
-                      [&](int y) { return kit_key(S, cf_slot(tile - 1 - y, E)); }, passes);
+    auto a_first = [&](int mid) {
+        int x = mid < n_a ? mid : (n_a > 0 ? n_a - 1 : 0), y = diag - 1 - mid;
+        y = y < 0 ? 0 : y >= n_b ? (n_b > 0 ? n_b - 1 : 0) : y;
+        kit_key_t<kit_shared<T>> a = kit_key(S, cf_slot(x, E)); /* the keys alone: see kit_key */
+        kit_key_t<kit_shared<T>> b = kit_key(S, cf_slot(tile - 1 - y, E));
+        return a <= b;
+    };
+    return cf_co_rank<true>(diag, n_a, n_b, a_first, passes);
 }
 
 /**
@@ -127,7 +131,7 @@ __global__ void cf_merge_kernel(const T *A, int m, const T *B, int n, T *C)
         /* The tile's parts of A and B: two co-ranks in global memory, by threads 0 and 1. */
         for (int r = i; r < 2; r += u) {
             int diag = (int)c0 + (r == 0 ? 0 : len);
-            part[r] = cf_co_rank(diag, m, n, [&](int x) { return kit_key(A, x); }, [&](int y) { return kit_key(B, y); });
+            part[r] = cf_co_rank<false>(diag, m, n, [&](int mid) { return kit_key(A, mid) <= kit_key(B, diag - 1 - mid); });
         }
         __syncthreads();
         int a0 = part[0], n_a = part[1] - part[0], n_b = len - n_a, b0 = (int)c0 - a0;

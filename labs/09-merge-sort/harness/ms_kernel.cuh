@@ -59,15 +59,17 @@ KIT_HD inline int ms_shared_elems(int tile)
 template <typename P>
 __device__ inline int ms_co_rank(P A, int n_a, P B, int n_b, int diag)
 {
-    return cf_co_rank(diag, n_a, n_b, [&](int x) { return kit_key(A, x); }, [&](int y) { return kit_key(B, y); });
+    return cf_co_rank<false>(diag, n_a, n_b, [&](int mid) { return kit_key(A, mid) <= kit_key(B, diag - 1 - mid); });
 }
 
 /** The same search in the CF layout: A key x of the region at logical base + x, B key y at base + region - 1 - y, both through rho. */
 template <typename T, int E>
 __device__ inline int ms_co_rank_cf(kit_shared<T> S, int base, int region, int n_a, int n_b, int diag)
 {
-    return cf_co_rank(diag, n_a, n_b, [&](int x) { return kit_key(S, ms_slot<E>(base + x)); },
-                      [&](int y) { return kit_key(S, ms_slot<E>(base + region - 1 - y)); });
+    /* B's key diag - 1 - mid is at base + region - 1 - (diag - 1 - mid) */
+    return cf_co_rank<false>(diag, n_a, n_b, [&](int mid) {
+        return kit_key(S, ms_slot<E>(base + mid)) <= kit_key(S, ms_slot<E>(base + region - diag + mid));
+    });
 }
 
 /** Min and max of two plain keys, in place: r0 gets the smaller. */
