@@ -37,18 +37,15 @@ git ls-files -z | tr '\0' '\n' | while IFS= read -r f; do
     if [ -e "$f" ] && ! left_out "$f"; then printf '%s\n' "$f"; fi
 done >"$list"
 
-while IFS= read -r f; do
-    mkdir -p "$stage/$(dirname "$f")"
-    case $f in
-    README.md) awk '/^<!--@instructor-->$/ { mode = 1; next }
-                    /^<!--@student$/ { mode = 2; next }
-                    /^(<!--@end-->|@end-->)$/ { mode = 0; next }
-                    mode == 1 || /<!--@instructor-->/ { next }
-                    { print }' "$f" >"$stage/$f" ;;
-    *) cp -p "$f" "$stage/$f" ;;
-    esac
-    chmod --reference="$f" "$stage/$f"
-done <"$list"
+# Copied with one tar (modes and times kept), then README.md rewritten in place.
+tar -cf - -T "$list" | tar -xf - -C "$stage"
+if grep -qx README.md "$list"; then
+    awk '/^<!--@instructor-->$/ { mode = 1; next }
+         /^<!--@student$/ { mode = 2; next }
+         /^(<!--@end-->|@end-->)$/ { mode = 0; next }
+         mode == 1 || /<!--@instructor-->/ { next }
+         { print }' README.md >"$stage/README.md"
+fi
 # The skeletons once more, in grader/skeletons/: the grader's object check builds its baseline from
 # them, so a student's edits in labs/ neither move the baseline nor make it rebuild (grader/build.c).
 for f in labs/[0-9]*/*.cuh; do
