@@ -2200,7 +2200,6 @@ static void test_driver_begin(void)
     char *argv_ok[] = {(char *)"prog", (char *)"--m", (char *)"3", NULL};
     char *argv_help[] = {(char *)"prog", (char *)"--help", NULL};
     char *argv_bad[] = {(char *)"prog", (char *)"--gen", (char *)"zigzag", NULL};
-    char *argv_serve[] = {(char *)"prog", (char *)"--serve", NULL};
 
     memset(&a, 0x7F, sizeof a); /* kit_driver_begin fills the defaults itself */
     int rc = kit_driver_begin(&a, 3, argv_ok, "does things", serve_merge);
@@ -2223,8 +2222,15 @@ static void test_driver_begin(void)
     KIT_ASSERT_MSG(rc == 2 && strstr(text, "--gen"),
                    "bad --gen: expected 2 and a message naming --gen, got %d and \"%s\"", rc, text);
     free(text);
+}
 
-    /* --trace: only a build that records traces (the CPU build) takes it. */
+/* kit_driver_begin's --trace: only a build that records traces (the CPU build) takes it. */
+static void test_driver_begin_trace(void)
+{
+    kit_args a;
+    capture err;
+    char *text;
+    int rc;
     char *argv_trace[] = {(char *)"prog", (char *)"--trace", (char *)"out.trace", NULL};
     capture_begin(&err, 2);
     rc = kit_driver_begin_build(&a, 3, argv_trace, "does things", serve_merge, 0);
@@ -2238,8 +2244,15 @@ static void test_driver_begin(void)
     KIT_ASSERT_MSG(rc == 2, "kit_driver_begin in a GPU build: --trace gave %d, expected 2", rc);
     rc = kit_driver_begin_build(&a, 3, argv_trace, "does things", serve_merge, 1);
     KIT_ASSERT_MSG(rc == -1 && a.trace && strcmp(a.trace, "out.trace") == 0, "--trace in the CPU build: got %d", rc);
+}
 
-    /* --serve: one request on stdin, its reply on stdout. */
+/* kit_driver_begin's --serve: one request on stdin, its reply on stdout. */
+static void test_driver_begin_serve(void)
+{
+    kit_args a;
+    capture out;
+    int rc;
+    char *argv_serve[] = {(char *)"prog", (char *)"--serve", NULL};
     const int32_t A0[2] = {2, 4}, B0[3] = {1, 3, 5}, want_C[5] = {1, 2, 3, 4, 5};
     kit_req req = make_req("merge", KIT_TYPE_I32, 2, 3, 0);
     size_t len;
@@ -2655,6 +2668,8 @@ static void register_tests(void)
     kit_test_add(driver, "kit_serve: garbage in, unwritable out", test_serve_garbage);
     kit_test_add(driver, "kit_serve: a call while it runs ends the process", test_serve_nested);
     kit_test_add(driver, "kit_driver_begin", test_driver_begin);
+    kit_test_add(driver, "kit_driver_begin: --trace", test_driver_begin_trace);
+    kit_test_add(driver, "kit_driver_begin: --serve", test_driver_begin_serve);
     kit_test_add(driver, "kit_driver_main", test_driver_main);
     kit_test_add(driver, "kit_driver_merge_input", test_driver_merge_input);
     kit_test_add(driver, "kit_print_array", test_print_array);

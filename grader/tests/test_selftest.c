@@ -622,35 +622,12 @@ static int process_running(const char *needle)
 }
 
 /*
- * Batch mode: three students graded into a gradebook; an interrupt (SIGINT)
- * while the third runs leaves a whole gradebook of two and no runner behind;
- * the next run grades only the third; --force regrades all three.
+ * The first run of test_batch_resume: starts the batch grader (argv, output in log), interrupts it
+ * (SIGINT) once two students are in the gradebook gb and the third has run a moment, and checks that
+ * it died of the signal, left a whole gradebook of two, and no runner under `runners`.
  */
-static void test_batch_resume(void)
+static void batch_interrupt(char **argv, const char *gb, const char *runners, const char *log)
 {
-    const char *build = out_dir();
-    char dir[512], gb[512], work[512], reports[512], cmd[8192], log[512], unstable[700], loop[700];
-    if (!materialize(CORPUS "/unstable-merge", "unstable-merge", unstable, sizeof unstable) ||
-        !materialize(CORPUS "/infinite-loop", "infinite-loop", loop, sizeof loop))
-        return;
-    snprintf(dir, sizeof dir, "%s/selftest-batch", build);
-    snprintf(gb, sizeof gb, "%s/selftest-gradebook.csv", build);
-    snprintf(work, sizeof work, "%s/selftest-batch-work", build);
-    snprintf(reports, sizeof reports, "%s/selftest-batch-reports", build);
-    snprintf(log, sizeof log, "%s/selftest-grader.log", build);
-    snprintf(cmd, sizeof cmd,
-             "rm -rf '%s' '%s' '%s' && mkdir -p '%s/=c' '%s' '%s' && cp -r '%s' '%s/a-unstable' "
-             "&& cp -r '%s' '%s/b-loop' && cp -r solutions/01-sequential-merge '%s/=c/'",
-             dir, gb, reports, dir, work, reports, unstable, dir, loop, dir, dir);
-    KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", dir);
-    /* runners are looked for by this folder's absolute path: another checkout's self-test may run at once */
-    char runners[4096];
-    if (!realpath(work, runners))
-        snprintf(runners, sizeof runners, "%s", work);
-    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--batch", dir, "--gradebook",
-                    gb, "--lab", "01", "--timeout", "2", "--mode", "cpu", "--work", work, "--reports", reports,
-                    NULL, NULL};
-
     pid_t pid = fork();
     if (pid == 0) {
         if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
@@ -682,8 +659,41 @@ static void test_batch_resume(void)
                        strstr(text, "a-unstable,6,10,60.0,01-sequential-merge/stable:wrong,6,0\n"),
                    "gradebook after the interrupt:\n%s", text ? text : "(missing)");
     free(text);
+}
 
-    status = run_grader(argv);
+/*
+ * Batch mode: three students graded into a gradebook; an interrupt (SIGINT)
+ * while the third runs leaves a whole gradebook of two and no runner behind;
+ * the next run grades only the third; --force regrades all three.
+ */
+static void test_batch_resume(void)
+{
+    const char *build = out_dir();
+    char dir[512], gb[512], work[512], reports[512], cmd[8192], log[512], unstable[700], loop[700];
+    if (!materialize(CORPUS "/unstable-merge", "unstable-merge", unstable, sizeof unstable) ||
+        !materialize(CORPUS "/infinite-loop", "infinite-loop", loop, sizeof loop))
+        return;
+    snprintf(dir, sizeof dir, "%s/selftest-batch", build);
+    snprintf(gb, sizeof gb, "%s/selftest-gradebook.csv", build);
+    snprintf(work, sizeof work, "%s/selftest-batch-work", build);
+    snprintf(reports, sizeof reports, "%s/selftest-batch-reports", build);
+    snprintf(log, sizeof log, "%s/selftest-grader.log", build);
+    snprintf(cmd, sizeof cmd,
+             "rm -rf '%s' '%s' '%s' && mkdir -p '%s/=c' '%s' '%s' && cp -r '%s' '%s/a-unstable' "
+             "&& cp -r '%s' '%s/b-loop' && cp -r solutions/01-sequential-merge '%s/=c/'",
+             dir, gb, reports, dir, work, reports, unstable, dir, loop, dir, dir);
+    KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", dir);
+    /* runners are looked for by this folder's absolute path: another checkout's self-test may run at once */
+    char runners[4096];
+    if (!realpath(work, runners))
+        snprintf(runners, sizeof runners, "%s", work);
+    char *argv[] = {(char *)env_or("KIT_GRADER", "build/grader/grader"), "--kit", ".", "--batch", dir, "--gradebook",
+                    gb, "--lab", "01", "--timeout", "2", "--mode", "cpu", "--work", work, "--reports", reports,
+                    NULL, NULL};
+
+    batch_interrupt(argv, gb, runners, log);
+
+    int status = run_grader(argv);
     KIT_ASSERT_MSG(status == 0, "the resumed batch exited %d", status);
     char *out = slurp(log);
     KIT_ASSERT_MSG(out && strstr(out, "Graded 1 submissions, skipped 2 already in") &&
@@ -691,7 +701,7 @@ static void test_batch_resume(void)
                        strstr(out, "     1  01-sequential-merge/merge:timeout\n"),
                    "the resumed run printed:\n%s", out ? out : "(nothing)");
     free(out);
-    text = slurp(gb);
+    char *text = slurp(gb);
     KIT_ASSERT_MSG(file_lines(gb) == 4 && strstr(text, "\nb-loop,0,10,0.0,01-sequential-merge/merge:timeout "
                                                        "01-sequential-merge/stable:timeout,0,0\n"),
                    "gradebook after resuming:\n%s", text);
