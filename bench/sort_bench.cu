@@ -72,11 +72,7 @@ static int worst_size(int lg, lab09_cfg c)
 static int make_input(const char *input, int *h, int n, lab09_cfg c)
 {
     if (strcmp(input, "random") == 0) {
-        unsigned long long x = 0x9E3779B97F4A7C15ULL;
-        for (int i = 0; i < n; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            h[i] = (int)(x >> 32);
-        }
+        kit_gen_array(KIT_TYPE_I32, h, (size_t)n, KIT_GEN_RANDOM, 1); /* uniform over int32, a fixed seed */
     } else if (strcmp(input, "sorted") == 0) {
         for (int i = 0; i < n; i++)
             h[i] = i;
@@ -197,17 +193,8 @@ static int worst_table(int reps)
                     continue;
                 float ms[2];
                 for (int in = 0; in < 2; in++) { /* 0: random of the same n (a permutation of 0 .. n-1), 1: worst */
-                    if (in == 0) {
-                        for (int i = 0; i < n; i++)
-                            h[i] = i;
-                        unsigned long long x = 0x9E3779B97F4A7C15ULL ^ (unsigned)n;
-                        for (int i = n - 1; i > 0; i--) {
-                            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-                            int j = (int)(x % (unsigned long long)(i + 1)), tmp = h[i];
-                            h[i] = h[j];
-                            h[j] = tmp;
-                        }
-                    }
+                    if (in == 0)
+                        kit_gen_permutation(h, (size_t)n, (uint64_t)n);
                     CUDA_CHECK(cudaMemcpy(b.in, in == 0 ? h : worst, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
                     ms[in] = bench_median_ms([&] { run_sort(so, b, n); }, reps);
                     CUDA_CHECK_LAUNCH();

@@ -65,6 +65,19 @@ static void reverse(kit_type t, void *data, size_t n)
     }
 }
 
+void kit_gen_permutation(int32_t *out, size_t n, uint64_t seed)
+{
+    uint64_t rng = seed;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (int32_t)i;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(kit_rng_next(&rng) % i);
+        int32_t t = out[i - 1];
+        out[i - 1] = out[j];
+        out[j] = t;
+    }
+}
+
 int kit_gen_array(kit_type t, void *out, size_t n, kit_gen g, uint64_t seed)
 {
     if (kit_type_size(t) == 0 || (unsigned)g >= KIT_GEN_COUNT || kit_gen_is_pair_only(g))

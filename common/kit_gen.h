@@ -56,6 +56,15 @@ uint64_t kit_rng_next(uint64_t *state);
 int kit_gen_array(kit_type t, void *out, size_t n, kit_gen g, uint64_t seed);
 
 /**
+ * A random permutation of 0 .. n-1 (Fisher-Yates on kit_rng_next()): the same seed gives the same
+ * permutation on every machine.
+ * @param[out] out  n keys
+ * @param[in]  n    element count
+ * @param[in]  seed seed of the generator
+ */
+void kit_gen_permutation(int32_t *out, size_t n, uint64_t seed);
+
+/**
  * Builds the two sorted inputs of a merge. Both come out in ascending key
  * order whatever @p g is (sorted and reverse therefore act like random).
  * For kit_kv32 the values tag origin: A[i].value = i and B[j].value = -1 - j,

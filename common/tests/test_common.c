@@ -310,6 +310,32 @@ static void test_gen_pair_only(void)
 }
 
 /* splitmix64 from seed 0, computed by hand from the formula (state += golden gamma, then two xor-shift-multiplies). */
+/* kit_gen_permutation: every value of 0 .. n-1 once, the same for a seed, another for another seed; n = 0 and 1 work. */
+static void test_gen_permutation(void)
+{
+    enum { N = 1000 };
+    static int32_t p[N], q[N], r[N];
+    static unsigned char seen[N];
+    kit_gen_permutation(p, N, 7);
+    kit_gen_permutation(q, N, 7);
+    kit_gen_permutation(r, N, 8);
+    memset(seen, 0, sizeof seen);
+    int bad = -1, moved = 0;
+    for (int i = 0; i < N; i++) {
+        if (p[i] < 0 || p[i] >= N || seen[p[i]]++)
+            bad = bad < 0 ? i : bad;
+        moved += p[i] != i;
+    }
+    KIT_ASSERT_MSG(bad < 0, "index %d: %d is out of 0 .. %d or repeated", bad, bad < 0 ? 0 : p[bad], N - 1);
+    KIT_ASSERT_MSG(memcmp(p, q, sizeof p) == 0, "seed 7 gave two permutations");
+    KIT_ASSERT_MSG(memcmp(p, r, sizeof p) != 0, "seeds 7 and 8 gave the same permutation");
+    KIT_ASSERT_MSG(moved > N / 2, "only %d of %d keys moved", moved, N);
+    int32_t one = -5;
+    kit_gen_permutation(&one, 1, 3);
+    kit_gen_permutation(NULL, 0, 3);
+    KIT_ASSERT_MSG(one == 0, "n = 1: expected 0, got %d", one);
+}
+
 static void test_rng(void)
 {
     static const uint64_t want[3] = {0xe220a8397b1dcdafULL, 0x6e789e6aa1b965f4ULL, 0x06c45d188009454fULL};
@@ -2595,6 +2621,7 @@ static void register_tests(void)
     kit_test_add(gen, "shape names round trip", test_gen_names);
     kit_test_add(gen, "pair-only shapes", test_gen_pair_only);
     kit_test_add(gen, "splitmix64 values for seed 0", test_rng);
+    kit_test_add(gen, "kit_gen_permutation", test_gen_permutation);
     kit_test_add(gen, "kit_gen_array: every shape and type", test_gen_array_shapes);
     kit_test_add(gen, "kit_gen_array: kv32 value i at index i, every shape", test_gen_array_kv32_values);
     kit_test_add(gen, "kit_gen_array: seed 0 pinned", test_gen_array_pinned);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit_gen.h"
 #include "kit_ref.h"
 
 #define EXIT_BAD_INPUT 2
@@ -90,18 +91,7 @@ static int replay(size_t n, int w, int E, int u)
         fprintf(stderr, "worst_case: %s\n", err);
         goto done;
     }
-    uint64_t s = 88172645463325252ull; /* a random permutation, fixed seed */
-    for (size_t k = 0; k < n; k++)
-        rnd[k] = (int32_t)k;
-    for (size_t k = n - 1; k > 0; k--) {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        size_t x = (size_t)(s % (k + 1));
-        int32_t t = rnd[k];
-        rnd[k] = rnd[x];
-        rnd[x] = t;
-    }
+    kit_gen_permutation(rnd, n, 1); /* a random permutation, fixed seed */
     if (kit_worst_sort_replay(rnd, n, w, E, u, random, 64, &nr, err, sizeof err) != 0) {
         fprintf(stderr, "worst_case: %s\n", err);
         goto done;
