@@ -9,6 +9,11 @@
  * the same size, for each (E, u): the generator needs n = u*E*2^k, so the sizes are the u*E*2^k
  * nearest to 2^20 .. 2^28. CUB gets the input made for its own (17, 256).
  *
+ * sort_bench --kv32 sets the kit's variants on key-value pairs (kit_kv32: one array of 8-byte
+ * pairs, value i at index i) against cub::DeviceMergeSort::SortPairs (keys and values in two
+ * arrays, the same bytes), random keys at 2^24 and 2^26. The kit's output must hold CUB's keys,
+ * each with a value that came with it, in increasing order among equal keys (the stable sort).
+ *
  * sort_bench --once LG INPUT SORTER runs one sort once (for ncu: mk/sort-conflicts.sh), where
  * INPUT is random, sorted or worst (then n is the u*E*2^k nearest to 2^LG for the sorter's E and
  * u, (17, 256) for cub) and SORTER is cub or VARIANT-E-U (for example cf-15-512).
@@ -167,6 +172,78 @@ static int is_identity(const int *d_work, int *h, int n)
     return 1;
 }
 
+/* The kv32 table (--kv32): CUB's SortPairs on two arrays against the kit's sorts on one array of pairs. */
+static int kv32_table(int reps)
+{
+    int status = 0;
+    printf("%-6s %-16s %10s %9s %8s\n", "n", "sorter (kv32)", "ms", "Gpairs/s", "x cub");
+    for (int lg = 24; lg <= 26; lg += 2) {
+        int n = 1 << lg;
+        kit_kv32 *h = (kit_kv32 *)malloc((size_t)n * sizeof *h), *got = (kit_kv32 *)malloc((size_t)n * sizeof *got);
+        int *keys = (int *)malloc((size_t)n * sizeof(int)), *vals = (int *)malloc((size_t)n * sizeof(int));
+        if (!h || !got || !keys || !vals) {
+            fprintf(stderr, "sort_bench: out of host memory at 2^%d\n", lg);
+            return 1;
+        }
+        kit_gen_array(KIT_TYPE_KV32, h, (size_t)n, KIT_GEN_RANDOM, 1);
+        for (int i = 0; i < n; i++)
+            keys[i] = h[i].key, vals[i] = h[i].value;
+        kit_kv32 *d_in, *d_work, *d_tmp;
+        int *d_keys_in, *d_vals_in, *d_keys, *d_vals, *d_part;
+        void *d_cub = NULL;
+        size_t cub_bytes = 0;
+        CUDA_CHECK(cudaMalloc(&d_in, (size_t)n * sizeof *d_in));
+        CUDA_CHECK(cudaMalloc(&d_work, (size_t)n * sizeof *d_work));
+        CUDA_CHECK(cudaMalloc(&d_tmp, (size_t)n * sizeof *d_tmp));
+        CUDA_CHECK(cudaMalloc(&d_part, (size_t)ms_tiles(n, 32, 5) * sizeof(int) + 1));
+        CUDA_CHECK(cudaMalloc(&d_keys_in, (size_t)n * sizeof(int)));
+        CUDA_CHECK(cudaMalloc(&d_vals_in, (size_t)n * sizeof(int)));
+        CUDA_CHECK(cudaMalloc(&d_keys, (size_t)n * sizeof(int)));
+        CUDA_CHECK(cudaMalloc(&d_vals, (size_t)n * sizeof(int)));
+        CUDA_CHECK(cudaMemcpy(d_in, h, (size_t)n * sizeof *h, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d_keys_in, keys, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d_vals_in, vals, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+        CUDA_CHECK(cub::DeviceMergeSort::SortPairs(NULL, cub_bytes, d_keys, d_vals, n, less_i32()));
+        CUDA_CHECK(cudaMalloc(&d_cub, cub_bytes + 1));
+        float cub_ms = bench_median_ms(
+            [&] {
+                CUDA_CHECK(cudaMemcpyAsync(d_keys, d_keys_in, (size_t)n * sizeof(int), cudaMemcpyDeviceToDevice));
+                CUDA_CHECK(cudaMemcpyAsync(d_vals, d_vals_in, (size_t)n * sizeof(int), cudaMemcpyDeviceToDevice));
+                CUDA_CHECK(cub::DeviceMergeSort::SortPairs(d_cub, cub_bytes, d_keys, d_vals, n, less_i32()));
+            },
+            reps);
+        CUDA_CHECK(cudaMemcpy(keys, d_keys, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+        printf("2^%-4d %-16s %10.3f %9.2f %8.2f\n", lg, "cub SortPairs", cub_ms, n / cub_ms * 1e-6, 1.0);
+        for (int s = 0; s < NSORTERS; s++) {
+            if (SORTERS[s].cub)
+                continue;
+            float ms = bench_median_ms(
+                [&] {
+                    CUDA_CHECK(cudaMemcpyAsync(d_work, d_in, (size_t)n * sizeof *d_in, cudaMemcpyDeviceToDevice));
+                    lab09_sort_device<kit_kv32>(d_work, d_tmp, d_part, n, SORTERS[s].cfg);
+                },
+                reps);
+            CUDA_CHECK_LAUNCH();
+            CUDA_CHECK(cudaMemcpy(got, d_work, (size_t)n * sizeof *got, cudaMemcpyDeviceToHost));
+            /* CUB's keys, each with a value that came with it, in increasing order among equal keys: the stable sort. */
+            int bad = -1;
+            for (int i = 0; i < n && bad < 0; i++)
+                if (got[i].key != keys[i] || got[i].value < 0 || got[i].value >= n || h[got[i].value].key != got[i].key ||
+                    (i > 0 && got[i - 1].key == got[i].key && got[i - 1].value >= got[i].value))
+                    bad = i;
+            if (bad >= 0) {
+                printf("FAIL: %s on kv32 is not the stable sort (CUB's keys) at index %d of 2^%d\n", SORTERS[s].name, bad, lg);
+                status = 1;
+            }
+            printf("2^%-4d %-16s %10.3f %9.2f %8.2f\n", lg, SORTERS[s].name, ms, n / ms * 1e-6, cub_ms / ms);
+        }
+        cudaFree(d_in), cudaFree(d_work), cudaFree(d_tmp), cudaFree(d_part), cudaFree(d_cub);
+        cudaFree(d_keys_in), cudaFree(d_vals_in), cudaFree(d_keys), cudaFree(d_vals);
+        free(h), free(got), free(keys), free(vals);
+    }
+    return status;
+}
+
 /* Worst case against random, at the same n, for each (E, u) the generator targets. */
 static int worst_table(int reps)
 {
@@ -221,13 +298,17 @@ int main(int argc, char **argv)
     if (argc == 5 && strcmp(argv[1], "--once") == 0)
         return bench_gpu("sort_bench", &prop) ? run_once(atoi(argv[2]), argv[3], argv[4]) : 0;
     /* --quick: random input at 2^24 and 2^26 only, for tuning. */
-    int quick = argc == 2 && strcmp(argv[1], "--quick") == 0;
-    if (argc != 1 && !quick) {
-        fprintf(stderr, "usage: %s [--quick | --once LG INPUT SORTER]\n", argv[0]);
+    int quick = argc == 2 && strcmp(argv[1], "--quick") == 0, kv32 = argc == 2 && strcmp(argv[1], "--kv32") == 0;
+    if (argc != 1 && !quick && !kv32) {
+        fprintf(stderr, "usage: %s [--quick | --kv32 | --once LG INPUT SORTER]\n", argv[0]);
         return 2;
     }
     if (!bench_gpu("sort_bench", &prop))
         return 0;
+    if (kv32) {
+        printf("device: %s, %d SMs; times are medians of 7, copy included\n", prop.name, prop.multiProcessorCount);
+        return kv32_table(7);
+    }
     printf("device: %s, %d SMs; times are medians of 7, copy included\n", prop.name, prop.multiProcessorCount);
     printf("%-6s %-7s %-16s %10s %9s %8s\n", "n", "input", "sorter", "ms", "Gkeys/s", "x cub");
     const int reps = 7;
