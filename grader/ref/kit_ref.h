@@ -155,7 +155,7 @@ long kit_worst_groups_cost(int w, int E, int c, int n_a, const uint8_t *mask);
  * @param[in]     E      keys per thread
  * @param[in]     c      threads a group, dividing w
  * @param[in]     n_a    keys of A in each group
- * @param[in]     seed   the moves' random seed (0 picks a fixed one)
+ * @param[in]     seed   the moves' random seed (kit_rng_next's state; any value, 0 included)
  * @param[in]     iters  moves to try (>= 0)
  * @param[in,out] mask   the starting input (w*E outputs, 1 from A); on return, the best found
  * @param[out]    err    why not: bad parameters, a starting input with the wrong n_a, no memory
