@@ -128,7 +128,7 @@ KIT_TESTS := $(call sol,$(BUILD)/tests/test_common) $(call gpu,$(BUILD)/tests/te
              $(BUILD)/tests/test_viz $(BUILD)/tests/test_ncu $(call sol,$(BUILD)/tests/test_worst) \
              $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox \
              $(call sol,$(BUILD)/tests/test_selftest) $(BUILD)/tests/test_shard
-CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(SOL_CPU_TESTS)
+CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(BUILD)/cpu/tests/test_cpu_ucontext $(SOL_CPU_TESTS)
 
 # LAB=1, LAB=01 or LAB=01-sequential-merge picks one lab folder, LABDIR. LAB_IDS writes each lab of
 # LAB the way the folders begin (1 -> 01).
@@ -194,7 +194,13 @@ $(BUILD)/cpu/obj/%.o: %.cu
 	@mkdir -p $(@D)
 	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -c $< -o $@
 
-$(BUILD)/cpu/obj/common/kit_cpu.o: CXXFLAGS += -O2
+$(BUILD)/cpu/obj/common/kit_cpu.o $(BUILD)/cpu/obj/common/kit_cpu_ucontext.o: CXXFLAGS += -O2
+# The emulator's portable thread switch (glibc ucontext), which x86-64 replaces with its own:
+# test_cpu_ucontext runs test_cpu on it, so that the path other machines take is tested here too.
+$(BUILD)/cpu/obj/common/kit_cpu_ucontext.o: common/kit_cpu.cc
+	$(say) CXX "$< (CPU build, ucontext)"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) -DKIT_CPU_UCONTEXT -c $< -o $@
 $(BUILD)/cpu/obj/%.o: %.cc
 	$(say) CXX "$< (CPU build)"
 	@mkdir -p $(@D)
@@ -281,6 +287,9 @@ $(BUILD)/labs/sol-cpu/%/test: $(BUILD)/labs/sol-cpu/%/test_lab.o $(LIBKITTEST) $
 $(BUILD)/labs/student-cpu/%/test: $(BUILD)/labs/student-cpu/%/test_lab.o $(LIBKITTEST) $(LIBKIT_CPU)
 	$(call link_cpu,-lcunit)
 $(BUILD)/cpu/tests/%: $(BUILD)/cpu/obj/common/tests/%.o $(LIBKITTEST) $(LIBKIT_CPU)
+	$(call link_cpu,-lcunit)
+$(BUILD)/cpu/tests/test_cpu_ucontext: $(BUILD)/cpu/obj/common/tests/test_cpu.o $(BUILD)/cpu/obj/common/kit_cpu_ucontext.o \
+                                      $(LIBKITTEST) $(LIBKIT_CPU)
 	$(call link_cpu,-lcunit)
 $(BUILD)/cpu/tools/bankcheck: $(BUILD)/cpu/obj/common/tools/bankcheck.o $(LIBKIT_CPU)
 	$(call link_cpu)
@@ -372,7 +381,8 @@ GRADE_WHAT = $(if $(SUBMISSION),--submission "$(SUBMISSION)",$(if $(call sol,1),
 grade:
 	@bash mk/deps.sh
 	+@$(SUBMAKE) $(GRADER) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU)
-	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" $(GRADE_WHAT) $(foreach l,$(LAB_IDS),--lab "$(l)")
+	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" --build-jobs $(JOBS) $(GRADE_WHAT) \
+	  $(foreach l,$(LAB_IDS),--lab "$(l)")
 
 # A course at once, in shards: local workers, or with SLURM=1 a Slurm job array and a gather job (mk/grade-course.sh).
 grade-course:

@@ -4,8 +4,9 @@
  * (g++ -x c++ -DKIT_CPU) and their kernels run on the CPU.
  *
  * How kernels run: blocks one after another; the threads of a block are
- * coroutines (glibc ucontext) on one OS thread, switched only when a thread
- * waits at __syncthreads, a warp operation, or finishes. Barriers and warp
+ * coroutines on one OS thread (kit_cpu.cc's own switch on x86-64, glibc's
+ * ucontext elsewhere), switched only when a thread waits at __syncthreads, a
+ * warp operation, or finishes. Barriers and warp
  * operations therefore keep their meaning. There is no other concurrency, so
  * data races go unnoticed: that is compute-sanitizer's job on a GPU.
  */

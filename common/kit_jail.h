@@ -96,8 +96,9 @@ int kit_filter_load(const kit_filter *f);
  * - fcntl with F_GETFD or F_GETFL only: stdio and the C++ runtime query flags;
  * - mmap, munmap, mprotect, mremap, madvise, brk: malloc, and the CPU
  *   emulation's per-thread stacks;
- * - rt_sigprocmask (glibc's swapcontext calls it on every switch between
- *   emulated GPU threads), rt_sigaction, rt_sigreturn, sigaltstack;
+ * - rt_sigprocmask (glibc's swapcontext, the CPU emulation's thread switch
+ *   off x86-64, calls it at every switch; abort() too), rt_sigaction,
+ *   rt_sigreturn, sigaltstack;
  * - tgkill and tkill aimed at this process only: abort() and raise(), so a
  *   failed assert still reports SIGABRT rather than SIGSYS;
  * - exit, exit_group; restart_syscall (the kernel resumes an interrupted sleep with it);

@@ -55,6 +55,7 @@ typedef struct options {
     double expect;            /* fail (exit 1) below this percentage; < 0 to never fail */
     int timeout_s;            /* default per-test limit: CPU time in CPU mode, wall clock in GPU mode (check.c) */
     int compile_timeout_s;
+    int build_jobs;           /* a lab's runner built as up to this many, compiled at once (--build-jobs) */
     const char *nvcc;
     const char *nvcc_flags;   /* space-separated extra flags, e.g. the -gencode list */
     const char *libkit;       /* the kit's library for GPU builds */
@@ -128,6 +129,8 @@ static void usage(FILE *f, const char *prog)
             "  --expect PERCENT      exit 1 if the score is below PERCENT (self-checks)\n"
             "  --timeout S           default limit per test in seconds (default 10): CPU time in CPU mode\n"
             "  --compile-timeout S   limit for building a lab (default 300)\n"
+            "  --build-jobs N        build a lab whose tests use several (type, E) pairs as up to N runners,\n"
+            "                        compiled at once, each for some of the pairs (default 1; make check: cores)\n"
             "  --nvcc PATH           the CUDA compiler (default nvcc found in PATH)\n"
             "  --nvcc-flags FLAGS    extra flags for it, such as -gencode lists\n"
             "  --libkit FILE         the kit's library (default KIT/build/libkit.a)\n"
@@ -189,6 +192,7 @@ static int parse_value(options *o, const char *a, const char *v)
         const char *name;
         int *to, lo, hi;
     } ints[] = {{"--timeout", &o->timeout_s, 1, 3600}, {"--compile-timeout", &o->compile_timeout_s, 1, 7200},
+                {"--build-jobs", &o->build_jobs, 1, 1024},
                 {"--nproc", &o->nproc, 1, 100000}, {"--memory", &o->memory_mib, 64, 1 << 20}};
     int bad = -1, percent = -1; /* bad -1: no such option */
     for (size_t i = 0; bad < 0 && i < sizeof texts / sizeof texts[0]; i++)
@@ -289,6 +293,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->expect = -1;
     o->timeout_s = 10;
     o->compile_timeout_s = 300;
+    o->build_jobs = 1;
     o->nvcc_flags = "";
     o->mode = "auto";
     o->cxx = "g++";
@@ -632,15 +637,14 @@ static verdict prepare_scratch(const options *o, const char *submission, const s
     }
     /*
      * The scratch folder: the submitted files in scratch/ (read-only to the
-     * sandbox user), the compiler's output in bin/ (the sandbox user's own),
-     * and the grader's request, reply and logs at the top, which the sandbox
-     * user may pass through (0711) but not list or change.
+     * sandbox user), the compiler's output in bin/ (and bin-1/, ... for more
+     * runners: the sandbox user's own, made by build_runners()), and the
+     * grader's request, reply and logs at the top, which the sandbox user may
+     * pass through (0711) but not list or change.
      */
-    char subdir[4400], bindir[4400];
+    char subdir[4400];
     fmt(subdir, sizeof subdir, "%s/scratch", scratch);
-    fmt(bindir, sizeof bindir, "%s/bin", scratch);
-    if (chmod(scratch, 0711) != 0 || mkdir(subdir, 0755) != 0 || mkdir(bindir, 0755) != 0 ||
-        (o->uid && chown(bindir, o->uid, o->gid) != 0)) {
+    if (chmod(scratch, 0711) != 0 || mkdir(subdir, 0755) != 0) {
         fmt(why, wlen, "grader could not set up %s: %s", scratch, strerror(errno));
         return V_ERROR;
     }
@@ -724,8 +728,8 @@ static void hide_values(char *detail, size_t len)
  * gets its line), they all run, except after a timeout (each would wait out its own limit). The
  * task's detail names its first failing test.
  */
-static void grade_task(const spec_lab *spec, int t, const check_env *env, verdict whole, const char *why,
-                       const char *shown, int every_test, lab_result *res)
+static void grade_task(const spec_lab *spec, int t, const check_env *envs, const int *runner_of, verdict whole,
+                       const char *why, const char *shown, int every_test, lab_result *res)
 {
     task_result *r = &res->tasks[t];
     r->points = 0;
@@ -754,7 +758,7 @@ static void grade_task(const spec_lab *spec, int t, const check_env *env, verdic
         }
         check_result c;
         double start = kit_now_s();
-        check_test(test, env, &c);
+        check_test(test, &envs[runner_of[x]], &c);
         if (test->hidden && c.v == V_WRONG)
             hide_values(c.detail, sizeof c.detail);
         tr->seconds = kit_now_s() - start;
@@ -787,25 +791,34 @@ static void grade_lab(const options *o, const char *submission, const char *show
                       const char *libkit, lab_result *res)
 {
     const spec_lab *spec = &res->spec;
-    char why[512] = "", scratch[4200], runner[4400];
+    char why[512] = "", scratch[4200];
     verdict whole = prepare_scratch(o, submission, spec, scratch, sizeof scratch, why, sizeof why);
-    char pairs[320];
-    spec_runner_pairs(spec, pairs, sizeof pairs); /* a runner for the (type, E) pairs its tests launch */
+    /* a runner for the (type, E) pairs its tests launch, or several, each for some of them, compiled at once */
+    char flags[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS + sizeof KIT_CPU_GLOBAL_FLAGS + 1], runner[SPEC_MAX_GROUPS][4400];
+    char pairs[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS];
+    int runner_of[SPEC_MAX_TESTS];
+    int n = spec_runner_groups(spec, o->build_jobs, pairs, runner_of);
     int global = 0;
     for (int x = 0; x < spec->ntests; x++)
         global |= spec_test_global(&spec->tests[x]);
-    if (cpu && global) /* the CPU build records global accesses through ThreadSanitizer's hooks (kit_cpu.cc) */
-        fmt(pairs + strlen(pairs), sizeof pairs - strlen(pairs), "%s%s", pairs[0] ? " " : "", KIT_CPU_GLOBAL_FLAGS);
-    build_env b = {o->kit, o->work, compiler, o->cxx_path, cpu, o->nvcc_flags, pairs, libkit, o->compile_timeout_s,
-                   o->uid, o->gid, &o->box};
-    if (whole == V_PASS && build_runner(&b, spec, scratch, why, sizeof why) != 0)
+    build_env b[SPEC_MAX_GROUPS];
+    check_env env[SPEC_MAX_GROUPS];
+    for (int k = 0; k < n; k++) {
+        /* the CPU build records global accesses through ThreadSanitizer's hooks (kit_cpu.cc) */
+        fmt(flags[k], sizeof flags[k], "%s%s%s", pairs[k], pairs[k][0] && cpu && global ? " " : "",
+            cpu && global ? KIT_CPU_GLOBAL_FLAGS : "");
+        b[k] = (build_env){o->kit, o->work, compiler, o->cxx_path, cpu, o->nvcc_flags, flags[k], libkit,
+                           o->compile_timeout_s, o->uid, o->gid, &o->box, k};
+        build_runner_path(&b[k], scratch, runner[k], sizeof runner[k]);
+        env[k] = (check_env){runner[k], scratch, o->timeout_s, o->nproc, o->uid, o->gid, cpu,
+                             cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box,
+                             o->counts_file, spec->lab};
+    }
+    if (whole == V_PASS && build_runners(b, n, spec, scratch, why, sizeof why) != 0)
         whole = V_COMPILE;
-    fmt(runner, sizeof runner, "%s/bin/runner", scratch);
-    check_env env = {runner, scratch, o->timeout_s, o->nproc, o->uid, o->gid, cpu,
-                     cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box, o->counts_file, spec->lab};
     res->whole = whole;
     for (int t = 0; t < spec->ntasks; t++)
-        grade_task(spec, t, &env, whole, why, shown, o->brief || o->every_test, res);
+        grade_task(spec, t, env, runner_of, whole, why, shown, o->brief || o->every_test, res);
     if (!o->keep && scratch[0])
         build_remove_tree(scratch);
 }

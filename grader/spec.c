@@ -414,22 +414,58 @@ int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, 
     return hidden ? 0 : spec_complete(name, lab, err, errlen);
 }
 
-int spec_runner_pairs(const spec_lab *lab, char *buf, size_t len)
+/*
+ * The distinct (type, E) pairs of the lab's merge and sort tests, in the order they first appear,
+ * into type[] and E[] (room for SPEC_MAX_TESTS), and each test's pair in pair_of[] (-1: a test of
+ * another op). Returns their number, 0 when there is none or a test leaves E to the runner's default
+ * (or asks for one no mask holds): then the runner is built for every pair.
+ */
+static int distinct_pairs(const spec_lab *lab, int *type, int *E, int *pair_of)
 {
-    unsigned long long mask[4] = {0, 0, 0, 0}; /* by kit_type: I32 1, I64 2, KV32 3 */
-    int pairs = 0;
-    buf[0] = '\0';
+    int n = 0;
     for (int x = 0; x < lab->ntests; x++) {
         const spec_test *t = &lab->tests[x];
+        pair_of[x] = -1;
         if (strcmp(t->op, "merge") != 0 && strcmp(t->op, "sort") != 0)
             continue;
         if (t->E <= 0 || t->E >= 64 || t->type < KIT_TYPE_I32 || t->type > KIT_TYPE_KV32)
-            return 0; /* the runner's default E, or one no mask holds: build every pair */
-        pairs += (mask[t->type] >> t->E & 1ULL) == 0;
-        mask[t->type] |= 1ULL << t->E;
+            return 0;
+        int p = 0;
+        while (p < n && !(type[p] == (int)t->type && E[p] == t->E))
+            p++;
+        if (p == n)
+            type[n] = (int)t->type, E[n++] = t->E;
+        pair_of[x] = p;
     }
-    if (pairs > 0)
-        snprintf(buf, len, "-DKIT_RUNNER_E_I32=0x%llxULL -DKIT_RUNNER_E_I64=0x%llxULL -DKIT_RUNNER_E_KV32=0x%llxULL",
-                 mask[KIT_TYPE_I32], mask[KIT_TYPE_I64], mask[KIT_TYPE_KV32]);
-    return pairs;
+    return n;
+}
+
+/* The flags that build a runner for the pairs p of type[] and E[] with p % groups == g. */
+static void pair_flags(const int *type, const int *E, int n, int g, int groups, char *buf, size_t len)
+{
+    unsigned long long mask[4] = {0, 0, 0, 0}; /* by kit_type: I32 1, I64 2, KV32 3 */
+    for (int p = g; p < n; p += groups)
+        mask[type[p]] |= 1ULL << E[p];
+    snprintf(buf, len, "-DKIT_RUNNER_E_I32=0x%llxULL -DKIT_RUNNER_E_I64=0x%llxULL -DKIT_RUNNER_E_KV32=0x%llxULL",
+             mask[KIT_TYPE_I32], mask[KIT_TYPE_I64], mask[KIT_TYPE_KV32]);
+}
+
+int spec_runner_groups(const spec_lab *lab, int groups, char (*flags)[SPEC_PAIR_FLAGS], int *group_of)
+{
+    int type[SPEC_MAX_TESTS], E[SPEC_MAX_TESTS], pair_of[SPEC_MAX_TESTS];
+    int n = distinct_pairs(lab, type, E, pair_of);
+    if (groups > n)
+        groups = n > 0 ? n : 1;
+    if (groups < 1)
+        groups = 1;
+    if (groups > SPEC_MAX_GROUPS)
+        groups = SPEC_MAX_GROUPS;
+    for (int g = 0; g < groups; g++) {
+        flags[g][0] = '\0';
+        if (n > 0)
+            pair_flags(type, E, n, g, groups, flags[g], SPEC_PAIR_FLAGS);
+    }
+    for (int x = 0; x < lab->ntests; x++)
+        group_of[x] = n > 0 && pair_of[x] >= 0 ? pair_of[x] % groups : 0;
+    return groups;
 }

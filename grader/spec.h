@@ -137,15 +137,22 @@ int spec_test_global(const spec_test *t);
 /** @return the index of the task called @p name, or -1. */
 int spec_find_task(const spec_lab *lab, const char *name);
 
+#define SPEC_MAX_GROUPS 8 /**< runners a lab's pairs may be split into */
+#define SPEC_PAIR_FLAGS 160 /**< room for the flags of one runner's pairs */
+
 /**
- * The (key type, E) pairs the lab's merge and sort tests launch (op=merge or op=sort), as the compiler flags that build a runner for those alone (common/kit_runner_pairs.h):
- * "-DKIT_RUNNER_E_I32=0x... -DKIT_RUNNER_E_I64=0x... -DKIT_RUNNER_E_KV32=0x...". Empty when the
- * lab has no such test, or when one of them leaves its E to the runner's default.
- * @param[in]  lab the spec, with the tests that will run
- * @param[out] buf the flags, space-separated
- * @param[in]  len size of @p buf (100 bytes are enough)
- * @return the number of pairs, 0 when @p buf is empty
+ * The (key type, E) pairs that the lab's merge and sort tests launch (op=merge or op=sort), dealt
+ * in turn into at most @p groups runners, which the grader can compile at once: each runner's
+ * compiler flags, which build it for its pairs alone (common/kit_runner_pairs.h), as
+ * "-DKIT_RUNNER_E_I32=0x... -DKIT_RUNNER_E_I64=0x... -DKIT_RUNNER_E_KV32=0x...", and each test's
+ * runner. A lab without such tests, or with one that leaves its E to the runner's default, gets
+ * one runner with empty flags: built for every pair. A test of another op goes to runner 0.
+ * @param[in]  lab      the spec, with the tests that will run
+ * @param[in]  groups   the most runners wanted (1 .. SPEC_MAX_GROUPS; more are cut to that)
+ * @param[out] flags    each runner's flags (room for SPEC_MAX_GROUPS)
+ * @param[out] group_of each test's runner, by its index in lab->tests
+ * @return the number of runners: at least 1, at most @p groups and the number of pairs
  */
-int spec_runner_pairs(const spec_lab *lab, char *buf, size_t len);
+int spec_runner_groups(const spec_lab *lab, int groups, char (*flags)[SPEC_PAIR_FLAGS], int *group_of);
 
 #endif

@@ -239,27 +239,41 @@ static void test_spec_launch_keys(void)
     expect_bad("test merge public t3 op=sort m=10 alg=cf u=32 E=0", "must lie in 1 .. 1024");
 }
 
-/* spec_runner_pairs: the masks of the (type, E) pairs of the merge and sort tests, or none when a test leaves E to the runner. */
-static void test_spec_runner_pairs(void)
+/* spec_runner_groups: the masks of the (type, E) pairs of the merge and sort tests, dealt into runners,
+   or one runner for every pair when a test leaves E to the runner. */
+static void test_spec_runner_groups(void)
 {
-    char flags[160];
+    char flags[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS];
+    int group_of[SPEC_MAX_TESTS];
     parse_good_with("test merge public s1 op=sort type=kv32 m=1000 alg=cf u=256 E=17\n"
                     "test merge public s2 op=sort m=7 alg=baseline u=32 E=5\n"
                     "test merge public s3 op=sort m=9 alg=cf u=32 E=5\n");
-    /* GOOD's merge test t1 gives no E: the runner's default, so every pair is built */
-    int pairs = spec_runner_pairs(&lab, flags, sizeof flags);
-    KIT_ASSERT_MSG(pairs == 0 && flags[0] == '\0', "a merge test with the default E still gave '%s'", flags);
-    /* the sort tests alone: i32 E=5 once (two tests) and kv32 E=17 */
+    /* GOOD's merge test t1 gives no E: the runner's default, so one runner builds every pair */
+    int n = spec_runner_groups(&lab, 4, flags, group_of);
+    KIT_ASSERT_MSG(n == 1 && flags[0][0] == '\0' && group_of[0] == 0 && group_of[3] == 0,
+                   "a merge test with the default E still gave %d runners, '%s'", n, flags[0]);
+    /* the sort tests alone: kv32 E=17, and i32 E=5 twice */
     memmove(&lab.tests[0], &lab.tests[2], 3 * sizeof lab.tests[0]);
     lab.ntests = 3;
-    pairs = spec_runner_pairs(&lab, flags, sizeof flags);
-    KIT_ASSERT_MSG(pairs == 2 && strcmp(flags, "-DKIT_RUNNER_E_I32=0x20ULL -DKIT_RUNNER_E_I64=0x0ULL "
+    n = spec_runner_groups(&lab, 1, flags, group_of);
+    KIT_ASSERT_MSG(n == 1 && strcmp(flags[0], "-DKIT_RUNNER_E_I32=0x20ULL -DKIT_RUNNER_E_I64=0x0ULL "
                                               "-DKIT_RUNNER_E_KV32=0x20000ULL") == 0,
-                   "sort tests gave %d pairs: '%s'", pairs, flags);
+                   "one runner for the sort tests gave %d: '%s'", n, flags[0]);
+    /* two runners, a pair each; asking for more than there are pairs gives as many as pairs */
+    for (int want = 2; want <= 3; want++) {
+        n = spec_runner_groups(&lab, want, flags, group_of);
+        KIT_ASSERT_MSG(n == 2 && strstr(flags[0], "I32=0x0ULL") && strstr(flags[0], "KV32=0x20000ULL") &&
+                           strstr(flags[1], "I32=0x20ULL") && strstr(flags[1], "KV32=0x0ULL"),
+                       "%d runners wanted: %d, '%s' and '%s'", want, n, flags[0], flags[1]);
+        KIT_ASSERT_MSG(group_of[0] == 0 && group_of[1] == 1 && group_of[2] == 1, "tests' runners %d %d %d",
+                       group_of[0], group_of[1], group_of[2]);
+    }
     lab.tests[1].E = 0; /* one test with the runner's default E: no restriction */
-    KIT_ASSERT_MSG(spec_runner_pairs(&lab, flags, sizeof flags) == 0 && flags[0] == '\0', "default tile gave '%s'", flags);
+    n = spec_runner_groups(&lab, 2, flags, group_of);
+    KIT_ASSERT_MSG(n == 1 && flags[0][0] == '\0', "default E gave %d runners, '%s'", n, flags[0]);
     lab.ntests = 0; /* no merge or sort test */
-    KIT_ASSERT_MSG(spec_runner_pairs(&lab, flags, sizeof flags) == 0 && flags[0] == '\0', "no test gave '%s'", flags);
+    n = spec_runner_groups(&lab, 2, flags, group_of);
+    KIT_ASSERT_MSG(n == 1 && flags[0][0] == '\0', "no test gave %d runners, '%s'", n, flags[0]);
 }
 
 static void test_spec_incomplete(void)
@@ -1948,7 +1962,7 @@ static void register_tests(void)
     kit_test_add(spec, "op=sort: keys, alg and gpu_slack", test_spec_sort);
     kit_test_add(spec, "op=worst: part, and a measured merge only with w = 32", test_spec_worst);
     kit_test_add(spec, "launch keys blocks, u, w, E, tile; the old keys name the new", test_spec_launch_keys);
-    kit_test_add(spec, "the (type, E) pairs a runner is built for", test_spec_runner_pairs);
+    kit_test_add(spec, "the (type, E) pairs a runner is built for, dealt into runners", test_spec_runner_groups);
     CU_pSuite sb = kit_test_suite("sandbox");
     kit_test_add(sb, "exit codes and signals", test_sandbox_exit_codes);
     kit_test_add(sb, "a scratch folder is removed with what it holds", test_remove_tree);
