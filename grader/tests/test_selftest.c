@@ -882,6 +882,56 @@ static void test_student_kit_uses(void)
     free(out);
 }
 
+/*
+ * make check builds lab 9, whose public tests use 8 (type, E) pairs, as two runners compiled at once
+ * (--build-jobs 2): runner 0 in bin/, runner 1 in bin-1/. The solution passes every test (a sandboxed
+ * run once killed the other runner's build: sb_run() ends by killing every child of its grader). A
+ * file that does not compile for E=16 alone, whose pairs runner 1 builds, fails the whole lab with
+ * that error.
+ */
+static void test_check_two_runners(void)
+{
+    char dir[400], work[600], log[600], cmd[4096];
+    snprintf(dir, sizeof dir, "%s/selftest-two-runners", out_dir());
+    snprintf(work, sizeof work, "%s/work", dir);
+    snprintf(log, sizeof log, "%s/check.log", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp -r solutions/09-merge-sort '%s/'", dir, work, dir);
+    KIT_ASSERT_MSG(system(cmd) == 0, "could not set up %s", dir);
+    for (int broken = 0; broken < 2; broken++) {
+        if (broken) { /* the first line of ms_serial_merge's body refuses E=16 */
+            snprintf(cmd, sizeof cmd,
+                     "sed -i '/^__device__ inline void ms_serial_merge/{n;s/^{$/{ static_assert(E != 16, "
+                     "\"this test refuses E=16\");/}' '%s/09-merge-sort/merge_sort.cuh' && grep -q 'refuses E=16' "
+                     "'%s/09-merge-sort/merge_sort.cuh'",
+                     dir, dir);
+            KIT_ASSERT_MSG(system(cmd) == 0, "could not edit the copy of lab 9's solution in %s", dir);
+        }
+        snprintf(cmd, sizeof cmd,
+                 "KIT_CHECK_SUBMISSION='%s' KIT_CHECK_ARGS='--build-jobs 2 --keep --work %s' bash mk/check.sh '%s' '%s' "
+                 "09-merge-sort",
+                 dir, work, env_or("KIT_GRADER", "build/grader/grader"), KIT_BUILD_DIR);
+        char full[4800];
+        snprintf(full, sizeof full, "%s >'%s' 2>&1", cmd, log);
+        int status = system(full);
+        status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        char *out = slurp(log);
+        if (!broken)
+            KIT_ASSERT_MSG(status == 0 && out && strstr(out, "18 of 18 public tests pass"),
+                           "%s: expected exit 0 and 18 of 18 public tests passing; got exit %d and:\n%s", cmd, status,
+                           out ? out : "(no output)");
+        else
+            KIT_ASSERT_MSG(status == 1 && out && strstr(out, "compile error") && strstr(out, "this test refuses E=16") &&
+                               strstr(out, "0 of 18 public tests pass"),
+                           "%s: expected exit 1 and the lab failing with the E=16 compile error; got exit %d and:\n%s",
+                           cmd, status, out ? out : "(no output)");
+        free(out);
+        if (!broken) { /* two runners were built and kept */
+            snprintf(cmd, sizeof cmd, "test -x \"$(ls -d '%s'/09-merge-sort.*/bin-1)/runner\"", work);
+            KIT_ASSERT_MSG(system(cmd) == 0, "%s: no runner in %s/09-merge-sort.*/bin-1", cmd, work);
+        }
+    }
+}
+
 /* Writes text to OUT_DIR/name, and its path into path. */
 static void write_file(const char *name, const char *text, char *path, size_t len)
 {
@@ -940,6 +990,7 @@ static void register_tests(void)
     kit_test_add(s, "make check fails a search-free co_rank on bound", test_check_fails_search_free_co_rank);
     kit_test_add(s, "make check: one line per skeleton task, no hidden test", test_check_skeleton_and_hidden);
     kit_test_add(s, "the student kit checks a lab that uses earlier labs", test_student_kit_uses);
+    kit_test_add(s, "make check builds lab 9 as two runners at once", test_check_two_runners);
     kit_test_add(s, "batch mode: interrupted, resumed, forced", test_batch_resume);
 }
 
