@@ -132,7 +132,7 @@ struct emulator {
     std::vector<char *> stacks;
     std::vector<warp_state> warps;
     cpu_context scheduler;
-    std::function<void()> *body = nullptr;
+    const kit_cpu_body *body = nullptr; // the running launch's, else none
     cpu_thread *current = nullptr;
     unsigned live = 0, at_barrier = 0;
     unsigned block_lin = 0;
@@ -211,7 +211,7 @@ void yield_to_scheduler()
 // A thread's life: the kernel's body, then back to the scheduler, which never resumes it.
 void thread_entry()
 {
-    (*EMU.body)();
+    EMU.body->fn(EMU.body->f);
     EMU.current->state = DONE;
     context_switch(&EMU.current->ctx, &EMU.scheduler);
     abort(); // unreachable: a finished thread is not switched to
@@ -392,7 +392,7 @@ static void stream_launch(const char *name, dim3 grid, dim3 block, size_t shared
     S.count = 0;
 }
 
-void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shared_bytes, std::function<void()> body)
+void kit_cpu_launch_body(const char *name, dim3 grid, dim3 block, size_t dynamic_shared_bytes, kit_cpu_body body)
 {
     if (EMU.body) {
         fprintf(stderr, "kit CPU emulation: %s launched %s from inside a kernel; only the harness launches kernels\n",

@@ -15,9 +15,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h> /* as cuda_runtime.h does: code written for nvcc calls malloc and free without including it */
 #include <string.h>
 
-#include <functional>
+#include <type_traits>
 
 #include "kit_trace.h" /* kit_access */
 
@@ -220,6 +221,18 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
 /* ---- the emulator's own interface ------------------------------------------- */
 
 /**
+ * What each thread of a launch runs: fn(f). kit_cpu_launch() makes one from a callable, so that a
+ * kernel's call costs the compiler a function pointer, not a std::function.
+ */
+struct kit_cpu_body {
+    void (*fn)(const void *f); /**< calls the callable */
+    const void *f;             /**< the callable */
+};
+
+/** kit_cpu_launch() with its body as a function pointer and its argument. */
+void kit_cpu_launch_body(const char *name, dim3 grid, dim3 block, size_t dynamic_shared_bytes, kit_cpu_body body);
+
+/**
  * Runs a grid on the CPU: every block in turn (x fastest, then y, then z),
  * each thread of a block running body() as a coroutine. Sets the error that
  * cudaGetLastError() returns when the configuration is invalid (a zero or
@@ -232,9 +245,15 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
  * @param[in] name the kernel, as KIT_LAUNCH spells it; it names the launch in traces
  * @param[in] grid, block the launch's shape
  * @param[in] dynamic_shared_bytes the block's dynamic shared memory
- * @param[in] body what each thread runs (the kernel's call)
+ * @param[in] body what each thread runs (the kernel's call): a callable without arguments, which
+ *            outlives the call (the launch is over when it returns)
  */
-void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shared_bytes, std::function<void()> body);
+template <typename F>
+inline void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shared_bytes, const F &body)
+{
+    kit_cpu_body b = {[](const void *f) { (*static_cast<const F *>(f))(); }, &body};
+    kit_cpu_launch_body(name, grid, block, dynamic_shared_bytes, b);
+}
 
 /**
  * Loads @p size bytes at byte offset @p offset of the running block's dynamic

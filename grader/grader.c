@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -721,6 +724,101 @@ static void hide_values(char *detail, size_t len)
     fmt(detail, len, "%s (a hidden test: its values are not shown)", kind[0] ? kind : "wrong");
 }
 
+/* A test's result from a runner's own process (build_and_run()); ran 0: grade_task() runs it itself. */
+typedef struct ahead {
+    int ran;
+    check_result c;
+    double seconds;
+} ahead;
+
+/* One message of a runner's process: its build's result (test -1), then one per test it ran. */
+typedef struct ahead_msg {
+    int test; /* the test's index in the spec, or -1 for the build */
+    int build_rc;
+    char why[512];
+    ahead a;
+} ahead_msg;
+
+/*
+ * In runner k's process: builds it, then runs its tests (those with runner_of[x] == k) in a folder
+ * of its own, scratch/run-k, and writes each result to fd. After a test times out, that task's later
+ * tests are left to grade_task(), which skips them.
+ */
+static void build_and_run_one(const spec_lab *spec, const build_env *b, check_env env, const int *runner_of,
+                              const char *scratch, int fd)
+{
+    ahead_msg m;
+    memset(&m, 0, sizeof m);
+    char dir[4400];
+    fmt(dir, sizeof dir, "%s/run-%d", scratch, b->part);
+    m.test = -1;
+    m.build_rc = mkdir(dir, 0711) == 0 ? build_runners(b, 1, spec, scratch, m.why, sizeof m.why) : -1;
+    if (m.build_rc != 0 && !m.why[0])
+        fmt(m.why, sizeof m.why, "grader could not make %s: %s", dir, strerror(errno));
+    int ok = write(fd, &m, sizeof m) == (ssize_t)sizeof m;
+    env.workdir = dir;
+    int timed_out[SPEC_MAX_TASKS] = {0};
+    for (int x = 0; ok && m.build_rc == 0 && x < spec->ntests; x++) {
+        const spec_test *test = &spec->tests[x];
+        if (runner_of[x] != b->part || timed_out[test->task])
+            continue;
+        double start = kit_now_s();
+        m.test = x;
+        check_test(test, &env, &m.a.c);
+        m.a.seconds = kit_now_s() - start;
+        m.a.ran = 1;
+        timed_out[test->task] = m.a.c.v == V_TIMEOUT;
+        ok = write(fd, &m, sizeof m) == (ssize_t)sizeof m;
+    }
+}
+
+/*
+ * make check's way with a lab of several runners in CPU mode: each runner's process builds it and
+ * runs its tests, beside the others, and sends back the results (pre[]), which grade_task() then
+ * reports as if it had run them. The grader meanwhile only waits: a sandboxed run ends by killing
+ * every child of its grader (sb_run()). Returns 0 when every runner was built, else -1 with the
+ * first failing one's reason in why.
+ */
+static int build_and_run(const spec_lab *spec, const build_env *b, const check_env *env, int n, const int *runner_of,
+                         const char *scratch, ahead *pre, char *why, size_t len)
+{
+    pid_t pid[SPEC_MAX_GROUPS];
+    int fd[SPEC_MAX_GROUPS], rc = 0;
+    fflush(NULL); /* a child must not write the grader's buffered output a second time */
+    for (int k = 0; k < n; k++) {
+        int pfd[2] = {-1, -1};
+        pid[k] = pipe2(pfd, O_CLOEXEC) == 0 ? fork() : -1;
+        if (pid[k] == 0) {
+            close(pfd[0]);
+            prctl(PR_SET_PDEATHSIG, SIGTERM); /* a grader that is killed takes its runners along */
+            build_and_run_one(spec, &b[k], env[k], runner_of, scratch, pfd[1]);
+            _exit(0);
+        }
+        if (pfd[1] >= 0)
+            close(pfd[1]);
+        fd[k] = pfd[0];
+    }
+    for (int k = 0; k < n; k++) {
+        ahead_msg m;
+        int built = 0;
+        while (pid[k] > 0 && read(fd[k], &m, sizeof m) == (ssize_t)sizeof m) {
+            if (m.test < 0 && m.build_rc == 0)
+                built = 1;
+            else if (m.test < 0 && rc == 0)
+                rc = -1, fmt(why, len, "%s", m.why);
+            else if (m.test >= 0 && m.test < spec->ntests)
+                pre[m.test] = m.a;
+        }
+        if (fd[k] >= 0)
+            close(fd[k]);
+        if (pid[k] > 0)
+            waitpid(pid[k], NULL, 0);
+        if (!built && rc == 0)
+            rc = -1, fmt(why, len, "grader could not build runner %d (its process failed)", k);
+    }
+    return rc;
+}
+
 /*
  * Runs task t's tests into res, or gives each the lab-wide verdict `whole` (and why) when that is
  * not V_PASS. A task is all or nothing, so its tests stop at the first that fails: the later ones
@@ -728,8 +826,8 @@ static void hide_values(char *detail, size_t len)
  * gets its line), they all run, except after a timeout (each would wait out its own limit). The
  * task's detail names its first failing test.
  */
-static void grade_task(const spec_lab *spec, int t, const check_env *envs, const int *runner_of, verdict whole,
-                       const char *why, const char *shown, int every_test, lab_result *res)
+static void grade_task(const spec_lab *spec, int t, const check_env *envs, const int *runner_of, const ahead *pre,
+                       verdict whole, const char *why, const char *shown, int every_test, lab_result *res)
 {
     task_result *r = &res->tasks[t];
     r->points = 0;
@@ -758,7 +856,10 @@ static void grade_task(const spec_lab *spec, int t, const check_env *envs, const
         }
         check_result c;
         double start = kit_now_s();
-        check_test(test, &envs[runner_of[x]], &c);
+        if (pre && pre[x].ran) /* run already, beside the other runners' tests (build_and_run()) */
+            c = pre[x].c, start -= pre[x].seconds;
+        else
+            check_test(test, &envs[runner_of[x]], &c);
         if (test->hidden && c.v == V_WRONG)
             hide_values(c.detail, sizeof c.detail);
         tr->seconds = kit_now_s() - start;
@@ -814,11 +915,16 @@ static void grade_lab(const options *o, const char *submission, const char *show
                              cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box,
                              o->counts_file, spec->lab};
     }
-    if (whole == V_PASS && build_runners(b, n, spec, scratch, why, sizeof why) != 0)
+    /* make check (every test runs) in CPU mode: each runner's tests run in its process, beside the others' */
+    int every = o->brief || o->every_test, ahead_ok = n > 1 && cpu && every && !o->counts_file;
+    ahead *pre = ahead_ok ? calloc((size_t)spec->ntests, sizeof *pre) : NULL;
+    if (whole == V_PASS && (pre ? build_and_run(spec, b, env, n, runner_of, scratch, pre, why, sizeof why)
+                                : build_runners(b, n, spec, scratch, why, sizeof why)) != 0)
         whole = V_COMPILE;
     res->whole = whole;
     for (int t = 0; t < spec->ntasks; t++)
-        grade_task(spec, t, env, runner_of, whole, why, shown, o->brief || o->every_test, res);
+        grade_task(spec, t, env, runner_of, pre, whole, why, shown, every, res);
+    free(pre);
     if (!o->keep && scratch[0])
         build_remove_tree(scratch);
 }
