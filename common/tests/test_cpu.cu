@@ -224,6 +224,26 @@ static void test_atomics(void)
 
 /* ---- the runtime ------------------------------------------------------------ */
 
+/* cudaMalloc refuses what memory cannot hold with cudaErrorMemoryAllocation and says so on stderr: the
+   grader's memory-limit verdict reads that line (fixture exhaust-heap). */
+static void test_malloc_refused(void)
+{
+    char path[] = "/tmp/kit-cpu-malloc-XXXXXX", said[256] = "";
+    int fd = mkstemp(path), saved = dup(2);
+    KIT_ASSERT_MSG(fd >= 0 && saved >= 0 && dup2(fd, 2) == 2, "cannot send stderr to %s", path);
+    void *p = &said;
+    cudaError_t e = cudaMalloc(&p, (size_t)1 << 62);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t got = pread(fd, said, sizeof said - 1, 0);
+    said[got > 0 ? got : 0] = '\0';
+    close(fd);
+    unlink(path);
+    KIT_ASSERT_MSG(e == cudaErrorMemoryAllocation && p == NULL && strstr(said, "out of memory allocating"),
+                   "cudaMalloc of 2^62 bytes: %s, pointer %p, stderr '%s'", cudaGetErrorName(e), p, said);
+}
+
 static void test_runtime(void)
 {
     int count = 0;
@@ -582,6 +602,7 @@ static void register_tests(void)
 {
     CU_pSuite run = kit_test_suite("CPU emulation: running kernels");
     kit_test_add(run, "thread and block indices", test_indices);
+    kit_test_add(run, "cudaMalloc refuses 2^62 bytes and says so", test_malloc_refused);
     kit_test_add(run, "__syncthreads in a tree sum; shared memory starts as 0xA5", test_barrier_tree_sum);
     kit_test_add(run, "barriers after some threads exit", test_barrier_after_exit);
     kit_test_add(run, "a deadlock is reported, not hung", test_deadlock_reported);
