@@ -2,14 +2,11 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,7 +29,7 @@ typedef struct paths {
     char src[4200], inc_sub[4200], inc_common[4200], bindir[4200], ii[4300], obj[4300], out[4300], log[4300];
 } paths;
 
-/* Runner k > 0 of a lab (build_runners()) is built in bin-k with its log compile-k.log. */
+/* Runner k > 0 of a lab (build_env.part) is built in bin-k with its log compile-k.log. */
 static void paths_for(const build_env *b, const char *lab, const char *scratch, paths *p)
 {
     char part[16] = "";
@@ -446,7 +443,7 @@ static int vet_build(const build_env *b, const spec_lab *spec, const paths *p, c
     return rc; /* the allowed objects stay in trusted_object()'s cache */
 }
 
-static int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len)
+int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len)
 {
     paths p;
     paths_for(b, spec->lab, scratch, &p);
@@ -480,53 +477,4 @@ static int build_runner(const build_env *b, const spec_lab *spec, const char *sc
         return kit_err(why, len, "memory limit %lld MiB exceeded by the runner's code and static data (%lld MiB)",
                    b->box->run_mem_bytes >> 20, loaded >> 20);
     return 0;
-}
-
-int build_runners(const build_env *b, int n, const spec_lab *spec, const char *scratch, char *why, size_t len)
-{
-    /* Several runners are built in child processes, this one waiting: a sandboxed run ends by
-       killing every child of its grader (sb_run()), so no run may start here while they build. */
-    if (n == 1)
-        return build_runner(&b[0], spec, scratch, why, len);
-    pid_t pid[SPEC_MAX_GROUPS];
-    int fd[SPEC_MAX_GROUPS];
-    fflush(NULL); /* a child must not write the grader's buffered output a second time */
-    for (int k = 0; k < n; k++) {
-        int pfd[2] = {-1, -1};
-        pid[k] = pipe2(pfd, O_CLOEXEC) == 0 ? fork() : -1;
-        if (pid[k] == 0) { /* the child builds runner k and sends back its reason, if any */
-            close(pfd[0]);
-            prctl(PR_SET_PDEATHSIG, SIGTERM); /* a grader that is killed takes its builds along */
-            char mine[512] = "";
-            int rc = build_runner(&b[k], spec, scratch, mine, sizeof mine);
-            ssize_t ignored = write(pfd[1], mine, strlen(mine));
-            (void)ignored;
-            _exit(rc == 0 ? 0 : 1);
-        }
-        if (pfd[1] >= 0)
-            close(pfd[1]);
-        fd[k] = pfd[0];
-    }
-    int rc = 0;
-    for (int k = 0; k < n; k++) {
-        char theirs[512] = "";
-        int status = 0, ok = 0;
-        if (pid[k] > 0) {
-            ssize_t got = read(fd[k], theirs, sizeof theirs - 1);
-            theirs[got > 0 ? got : 0] = '\0';
-            ok = waitpid(pid[k], &status, 0) == pid[k] && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-            if (!ok && !theirs[0])
-                snprintf(theirs, sizeof theirs, "grader could not build runner %d (its build process ended: status 0x%x)",
-                         k, (unsigned)status);
-        } else {
-            snprintf(theirs, sizeof theirs, "grader could not start the build of runner %d: %s", k, strerror(errno));
-        }
-        if (fd[k] >= 0)
-            close(fd[k]);
-        if (!ok && rc == 0) { /* the first failure in runner order is the lab's verdict */
-            rc = -1;
-            snprintf(why, len, "%s", theirs);
-        }
-    }
-    return rc;
 }

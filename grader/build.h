@@ -34,25 +34,23 @@ typedef struct build_env {
     unsigned uid;               /**< the sandbox user, 0 to stay who we are */
     unsigned gid;               /**< its group */
     const sandbox_policy *box;  /**< how compiler runs are contained */
-    int part;                   /**< which of the lab's runners this build is (build_runners()), 0 for the only one */
+    int part;                   /**< which of the lab's runners this build is (0 for the only one) */
 } build_env;
 
 /**
- * Builds the lab's runners, one for each of the n settings b[0 .. n) (whose defines hold that
- * runner's (type, E) pairs, spec_runner_groups()), at once: runners 1 .. n-1 in child processes,
- * runner 0 in this one. Each is built from the files in scratch/scratch (the submission's and the
- * earlier labs' it uses): the source preprocessed and vetted (vet_source()), compiled to an object,
- * the object vetted against the skeleton's built with the same pairs (vet_compare()), and linked
- * with the kit's library, into build_runner_path().
- * @param[in]  b       each runner's settings; b[k].part must be k
- * @param[in]  n       how many (1 .. SPEC_MAX_GROUPS)
+ * Builds runner b->part of the lab (build_runner_path()) from the files in scratch/scratch (the
+ * submission's and the earlier labs' it uses): the source preprocessed and vetted (vet_source()),
+ * compiled to an object with b->defines (that runner's (type, E) pairs, spec_runner_groups()), the
+ * object vetted against the skeleton's built with the same flags (vet_compare()), and linked with
+ * the kit's library. The grader builds several runners in child processes at once (grader.c).
+ * @param[in]  b       the runner's settings
  * @param[in]  spec    the lab
  * @param[in]  scratch the lab's scratch folder
- * @param[out] why     on failure, the first failing runner's line: "compile error (...): ..." or "not accepted: ..."
+ * @param[out] why     on failure, one line: "compile error (...): ..." or "not accepted: ..."
  * @param[in]  len     size of @p why
- * @return 0 when every runner is built, else -1
+ * @return 0 when the runner is built, else -1
  */
-int build_runners(const build_env *b, int n, const spec_lab *spec, const char *scratch, char *why, size_t len);
+int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len);
 
 /** Where runner b->part of the lab in scratch is: scratch/bin/runner for runner 0, scratch/bin-k/runner for k. */
 void build_runner_path(const build_env *b, const char *scratch, char *path, size_t len);

@@ -641,7 +641,7 @@ static verdict prepare_scratch(const options *o, const char *submission, const s
     /*
      * The scratch folder: the submitted files in scratch/ (read-only to the
      * sandbox user), the compiler's output in bin/ (and bin-1/, ... for more
-     * runners: the sandbox user's own, made by build_runners()), and the
+     * runners: the sandbox user's own, made by build_runner()), and the
      * grader's request, reply and logs at the top, which the sandbox user may
      * pass through (0711) but not list or change.
      */
@@ -740,25 +740,25 @@ typedef struct ahead_msg {
 } ahead_msg;
 
 /*
- * In runner k's process: builds it, then runs its tests (those with runner_of[x] == k) in a folder
- * of its own, scratch/run-k, and writes each result to fd. After a test times out, that task's later
- * tests are left to grade_task(), which skips them.
+ * In runner k's process: builds it, and with `tests` runs its tests (those with runner_of[x] == k)
+ * in a folder of its own, scratch/run-k; writes the build's result and each test's to fd. After a
+ * test times out, that task's later tests are left to grade_task(), which skips them.
  */
 static void build_and_run_one(const spec_lab *spec, const build_env *b, check_env env, const int *runner_of,
-                              const char *scratch, int fd)
+                              const char *scratch, int tests, int fd)
 {
     ahead_msg m;
     memset(&m, 0, sizeof m);
     char dir[4400];
     fmt(dir, sizeof dir, "%s/run-%d", scratch, b->part);
     m.test = -1;
-    m.build_rc = mkdir(dir, 0711) == 0 ? build_runners(b, 1, spec, scratch, m.why, sizeof m.why) : -1;
+    m.build_rc = !tests || mkdir(dir, 0711) == 0 ? build_runner(b, spec, scratch, m.why, sizeof m.why) : -1;
     if (m.build_rc != 0 && !m.why[0])
         fmt(m.why, sizeof m.why, "grader could not make %s: %s", dir, strerror(errno));
     int ok = write(fd, &m, sizeof m) == (ssize_t)sizeof m;
     env.workdir = dir;
     int timed_out[SPEC_MAX_TASKS] = {0};
-    for (int x = 0; ok && m.build_rc == 0 && x < spec->ntests; x++) {
+    for (int x = 0; tests && ok && m.build_rc == 0 && x < spec->ntests; x++) {
         const spec_test *test = &spec->tests[x];
         if (runner_of[x] != b->part || timed_out[test->task])
             continue;
@@ -773,14 +773,15 @@ static void build_and_run_one(const spec_lab *spec, const build_env *b, check_en
 }
 
 /*
- * make check's way with a lab of several runners in CPU mode: each runner's process builds it and
- * runs its tests, beside the others, and sends back the results (pre[]), which grade_task() then
- * reports as if it had run them. The grader meanwhile only waits: a sandboxed run ends by killing
- * every child of its grader (sb_run()). Returns 0 when every runner was built, else -1 with the
- * first failing one's reason in why.
+ * A lab of several runners (--build-jobs): each runner's process builds it, beside the others. With
+ * `tests` (make check in CPU mode) it also runs that runner's tests and sends back the results
+ * (pre[]), which grade_task() then reports as if it had run them; without, grade_task() runs them
+ * all. The grader meanwhile only waits: a sandboxed run ends by killing every child of its grader
+ * (sb_run()). Returns 0 when every runner was built, else -1 with the first failing one's reason
+ * in why.
  */
 static int build_and_run(const spec_lab *spec, const build_env *b, const check_env *env, int n, const int *runner_of,
-                         const char *scratch, ahead *pre, char *why, size_t len)
+                         const char *scratch, int tests, ahead *pre, char *why, size_t len)
 {
     pid_t pid[SPEC_MAX_GROUPS];
     int fd[SPEC_MAX_GROUPS], rc = 0;
@@ -791,7 +792,7 @@ static int build_and_run(const spec_lab *spec, const build_env *b, const check_e
         if (pid[k] == 0) {
             close(pfd[0]);
             prctl(PR_SET_PDEATHSIG, SIGTERM); /* a grader that is killed takes its runners along */
-            build_and_run_one(spec, &b[k], env[k], runner_of, scratch, pfd[1]);
+            build_and_run_one(spec, &b[k], env[k], runner_of, scratch, tests, pfd[1]);
             _exit(0);
         }
         if (pfd[1] >= 0)
@@ -915,11 +916,13 @@ static void grade_lab(const options *o, const char *submission, const char *show
                              cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box,
                              o->counts_file, spec->lab};
     }
-    /* make check (every test runs) in CPU mode: each runner's tests run in its process, beside the others' */
-    int every = o->brief || o->every_test, ahead_ok = n > 1 && cpu && every && !o->counts_file;
-    ahead *pre = ahead_ok ? calloc((size_t)spec->ntests, sizeof *pre) : NULL;
-    if (whole == V_PASS && (pre ? build_and_run(spec, b, env, n, runner_of, scratch, pre, why, sizeof why)
-                                : build_runners(b, n, spec, scratch, why, sizeof why)) != 0)
+    /* several runners build at once; in make check's CPU build (every test runs) each also runs its tests */
+    int every = o->brief || o->every_test, tests = cpu && every && !o->counts_file;
+    ahead *pre = n > 1 ? calloc((size_t)spec->ntests, sizeof *pre) : NULL;
+    if (whole == V_PASS && n > 1 && !pre)
+        whole = V_ERROR, fmt(why, sizeof why, "grader out of memory");
+    if (whole == V_PASS && (n > 1 ? build_and_run(spec, b, env, n, runner_of, scratch, tests, pre, why, sizeof why)
+                                  : build_runner(&b[0], spec, scratch, why, sizeof why)) != 0)
         whole = V_COMPILE;
     res->whole = whole;
     for (int t = 0; t < spec->ntasks; t++)
