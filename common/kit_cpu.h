@@ -6,9 +6,9 @@
  * How kernels run: blocks one after another; the threads of a block are
  * coroutines on one OS thread (kit_cpu.cc's own switch on x86-64, glibc's
  * ucontext elsewhere), switched only when a thread waits at __syncthreads, a
- * warp operation, or finishes. Barriers and warp
- * operations therefore keep their meaning. There is no other concurrency, so
- * data races go unnoticed: that is compute-sanitizer's job on a GPU.
+ * warp operation, or finishes. Barriers and warp operations therefore keep
+ * their meaning. There is no other concurrency, so data races go unnoticed:
+ * that is compute-sanitizer's job on a GPU.
  */
 #ifndef KIT_CPU_H
 #define KIT_CPU_H
@@ -17,8 +17,6 @@
 #include <stdint.h>
 #include <stdlib.h> /* as cuda_runtime.h does: code written for nvcc calls malloc and free without including it */
 #include <string.h>
-
-#include <type_traits>
 
 #include "kit_trace.h" /* kit_access */
 
