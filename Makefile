@@ -37,6 +37,8 @@ KIT_CPUFLAGS := -x c++ -std=c++17 -DKIT_CPU -Wall -Wextra $(WERROR) -Icommon -MM
 
 # GPU=1 builds the GPU binaries (everything nvcc makes). By default they are built only where a GPU
 # is (nvidia-smi -L works): elsewhere the CPU build, kernels on the emulation, stands in. GPU=0: never.
+# make check runs its GPU build only when asked: GPU=1 on the command line or in the environment.
+GPU_ASKED := $(if $(filter command line environment,$(origin GPU)),$(GPU),0)
 ifeq ($(origin GPU),undefined)
 GPU := $(shell nvidia-smi -L >/dev/null 2>&1 && echo 1 || echo 0)
 endif
@@ -145,7 +147,7 @@ all:
 help:
 	@echo "Targets:"
 	@echo "  make check LAB=NN    run that lab's public tests (the grader's, by name) on your labs/NN-* file;"
-	@echo "                       TEST=NAME reruns one (CPU build always, GPU build too where a GPU is)"
+	@echo "                       TEST=NAME reruns one (CPU build; GPU=1: the GPU build too)"
 	@echo "  make run LAB=NN ARGS=\"--m 5 --n 4 --print\"   run that lab's driver on your file"
 ifeq ($(SOLUTIONS),1)
 	@echo "  make grade           grade solutions/ (must score 100%); SUBMISSION=dir grades a submission,"
@@ -336,7 +338,7 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 # ---- the jobs ------------------------------------------------------------------
 # The golden counts: ncu's shared-memory counts of every launch of the specs of labs 3-9 on an H100,
 # with the simulator's (results/README.md); make test recounts the simulator's (mk/lab-counts.sh).
-LAB_COUNTS_GOLDEN := results/2026-11-25-h100-wide-stores/golden.tsv
+LAB_COUNTS_GOLDEN := results/2026-11-25-h100-partial-tiles/golden.tsv
 # make test builds with -Werror in two stages: first the grader and the kit's tests, whose programs
 # (the longest first) then run TEST_JOBS at once while the lab programs build beside them; the lab
 # tests start when that build is done. A graded runner's limit in CPU mode is its CPU time, so
@@ -393,13 +395,13 @@ grade-course:
 	  $(if $(OUT),--out "$(OUT)") $(if $(RERUN),--rerun $(RERUN)) $(foreach l,$(LAB_IDS),--lab $(l)) "$(SUBMISSIONS)"
 
 # The student's loop: your labs/NN-* file, that lab's public tests of grading.spec, run by the
-# grader as make grade runs them; TEST=NAME reruns one. The GPU build too where there is a GPU.
+# grader as make grade runs them; TEST=NAME reruns one. The GPU build too with GPU=1 (mk/check.sh).
 check:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
-	@bash mk/deps.sh
-	+@$(SUBMAKE) $(GRADER) $(LIBKIT_CPU) $(if $(shell nvidia-smi -L 2>/dev/null),$(LIBKIT))
-	$(Q)KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
+	@bash mk/deps.sh check
+	+@$(SUBMAKE) $(GRADER) $(LIBKIT_CPU) $(if $(filter 1,$(GPU_ASKED)),$(LIBKIT))
+	$(Q)KIT_CHECK_GPU=$(GPU_ASKED) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
 
 run:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \

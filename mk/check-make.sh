@@ -2,7 +2,9 @@
 # make test's check of the Makefile's own promises, read from `make -n` (which prints the commands
 # and runs none, bar the sub-makes that print theirs): without a GPU nothing is built by nvcc and
 # the C programs link no nvcc object; GPU=1 builds the GPU binaries; make test compiles with -Werror;
-# LAB=1, LAB=01 and LAB=01-sequential-merge all name lab 1, and a LAB that names no lab is refused.
+# LAB=1, LAB=01 and LAB=01-sequential-merge all name lab 1, and a LAB that names no lab is refused;
+# make check runs the GPU build only with GPU=1, and GPU=1 without a GPU fails, saying so; make check
+# asks mk/deps.sh only for its own tools (no Doxygen, no CUnit).
 # Then mk/run-tests.sh's: a log per program, even for two programs of one name; a test that passes
 # but prints an error-looking line fails; the programs after a --build that failed do not run.
 # Usage: check-make.sh
@@ -62,6 +64,51 @@ for lab in 0 10 1-sequential-merge nosuch; do
     [ $status = 2 ] && grep -q 'say which lab' <<<"$out" && ok ||
         bad "LAB=$lab should be refused (exit 2, 'say which lab'), got exit $status: ${out:0:120}" "make run LAB=$lab"
 done
+
+# make check's GPU build runs only when asked (GPU=1), on any machine; without a GPU, asking fails.
+# The Makefile's side, from make -n: plain make check asks for none, GPU=1 asks for it.
+for want in "GPU=0:0" ":0" "GPU=1:1"; do
+    out=$(dry check LAB=01 ${want%%:*})
+    grep -q "KIT_CHECK_GPU=${want##*:} .*mk/check.sh" <<<"$out" && ok ||
+        bad "make check ${want%%:*} should run mk/check.sh with KIT_CHECK_GPU=${want##*:}" "make -n check LAB=01 ${want%%:*}"
+done
+# make check asks mk/deps.sh only for what it needs: with every tool but Doxygen on the PATH, that
+# is quiet and installs nothing (make test needs Doxygen; make check does not).
+grep -q "mk/deps.sh check" <<<"$(dry check LAB=01 GPU=0)" && ok ||
+    bad "make check should run mk/deps.sh check" "make -n check LAB=01"
+mkdir -p "$empty/tools"
+for t in nvcc gcc nm readelf c++filt patch id; do
+    p=$(command -v $t || echo /usr/local/cuda/bin/$t)
+    [ -x "$p" ] && ln -sf "$p" "$empty/tools/$t"
+done
+out=$(PATH="$empty/tools" "$BASH" mk/deps.sh check 2>&1)
+[ $? = 0 ] && [ -z "$out" ] && ok || bad "mk/deps.sh check without Doxygen should be quiet, got: ${out:0:160}" \
+    "bash mk/check-make.sh"
+# mk/check.sh's side, with a made-up grader (it prints its mode) and a made-up nvidia-smi.
+mkdir -p "$empty/smi-yes" "$empty/smi-no"
+printf '#!/bin/sh
+for a; do case "$a" in cpu|gpu) echo "mode $a";; esac; done
+' >"$empty/grader"
+printf '#!/bin/sh
+exit 0
+' >"$empty/smi-yes/nvidia-smi"
+printf '#!/bin/sh
+exit 9
+' >"$empty/smi-no/nvidia-smi"
+chmod +x "$empty/grader" "$empty/smi-yes/nvidia-smi" "$empty/smi-no/nvidia-smi"
+check_sh() { PATH="$empty/$1:$PATH" KIT_CHECK_GPU=$2 bash mk/check.sh "$empty/grader" "$empty" 01-sequential-merge 2>&1; }
+out=$(check_sh smi-yes 0)
+[ $? = 0 ] && grep -q "mode cpu" <<<"$out" && ! grep -q "mode gpu" <<<"$out" && grep -q "make check LAB=01 GPU=1 adds" <<<"$out" &&
+    ok || bad "a GPU without GPU=1: expected the CPU build and a line on GPU=1, got: ${out:0:200}" "bash mk/check-make.sh"
+out=$(check_sh smi-yes 1)
+[ $? = 0 ] && grep -q "mode cpu" <<<"$out" && grep -q "mode gpu" <<<"$out" && ok ||
+    bad "a GPU and GPU=1: expected the CPU and the GPU builds, got: ${out:0:200}" "bash mk/check-make.sh"
+out=$(check_sh smi-no 1)
+[ $? = 2 ] && grep -q "mode cpu" <<<"$out" && grep -q "no GPU was found" <<<"$out" && ok ||
+    bad "GPU=1 and no GPU: expected exit 2 and 'no GPU was found', got: ${out:0:200}" "bash mk/check-make.sh"
+out=$(check_sh smi-no 0)
+[ $? = 0 ] && [ "$out" = "mode cpu" ] && ok ||
+    bad "no GPU, not asked: expected the CPU build alone and nothing more, got: ${out:0:200}" "bash mk/check-make.sh"
 
 # mk/run-tests.sh on made-up programs: two called "test" (as every lab's is), each with an argument
 # that joins its log's name, one that passes noisily, one that passes quietly.

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # make check: one lab's public tests (its grading.spec: the names, inputs and thresholds make grade
-# uses), run on your labs/ file by the grader itself. The CPU build always; the GPU build too where
-# there is a GPU. A lab whose tests use several (type, E) pairs (labs 7 and 9) is built as one runner
+# uses), run on your labs/ file by the grader itself. The CPU build always; the GPU build too when
+# asked (KIT_CHECK_GPU=1, which make check's GPU=1 sets) on a machine with a GPU. The GPU build's
+# nvcc compile and ncu runs take 5 s to a minute a lab, so without GPU=1 make check stays a loop of a
+# few seconds, and on a GPU machine it says, in one line, how to add the GPU build. A lab whose tests use several (type, E) pairs (labs 7 and 9) is built as one runner
 # per core, each for some of the pairs, compiled at once (the grader's --build-jobs). Quiet on
 # success: a line per lab and build; a line per failure, with the command that reruns it. The
 # self-test runs this script too, on a broken submission.
 # Usage: check.sh GRADER BUILD LAB [TEST]
+#   KIT_CHECK_GPU         1: the GPU build too (it fails, saying so, where no GPU is found)
 #   KIT_CHECK_SUBMISSION  the folder of lab folders to check (default labs)
 #   KIT_NVCC, KIT_NVCC_FLAGS  the GPU build's compiler and its flags
 #   KIT_CHECK_ARGS        more grader options, space-separated (mk/bench-check.sh asks for --json)
@@ -19,8 +22,14 @@ args+=("${more[@]+"${more[@]}"}")
 
 cpu=0 gpu=0
 "$grader" "${args[@]}" --mode cpu --libkit-cpu "$build/libkitcpu.a" || cpu=$?
-if nvidia-smi -L >/dev/null 2>&1; then
+has_gpu() { nvidia-smi -L >/dev/null 2>&1; }
+if [ "${KIT_CHECK_GPU:-0}" = 1 ] && has_gpu; then
     "$grader" "${args[@]}" --mode gpu --libkit "$build/libkit.a" --nvcc "${KIT_NVCC:-nvcc}" \
         --nvcc-flags "${KIT_NVCC_FLAGS:-}" || gpu=$?
+elif [ "${KIT_CHECK_GPU:-0}" = 1 ]; then
+    echo "make check: GPU=1 asks for the GPU build, and no GPU was found (nvidia-smi -L fails)" >&2
+    gpu=2
+elif has_gpu; then
+    echo "(a GPU is here: make check LAB=${lab%%-*} GPU=1 adds the GPU build, nvcc and ncu)"
 fi
 exit $((cpu > gpu ? cpu : gpu)) # 1: a test failed; 2: the grader could not run
