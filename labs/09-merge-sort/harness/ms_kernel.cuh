@@ -233,10 +233,11 @@ __device__ inline void ms_sync(bool in_warp)
  * [base, base + region) holds a pair, A's n_a keys and B's n_b keys (A at base, B at base + half
  * for the baseline; the CF layout for MS_CF); the thread owns outputs diag .. diag + count - 1 of
  * the pair (diag a multiple of E, possibly past the pair's end at the end of the input, when it
- * owns none) and leaves them in key[0 .. count). FULL says that every thread of the block owns E
- * outputs (a full tile). in_warp says that the threads merging this pair lie within one warp
- * (block-sort rounds of groups of up to 32 threads); every thread of the block must call this
- * with the same in_warp.
+ * owns none) and leaves them in key[0 .. count). A baseline thread that owns none returns at
+ * once: no search and no reads (the CF variant's takes its part in the warp's searches, barriers
+ * and shuffles). FULL says that every thread of the block owns E outputs (a full tile). in_warp
+ * says that the threads merging this pair lie within one warp (block-sort rounds of groups of up
+ * to 32 threads); every thread of the block must call this with the same in_warp.
  */
 template <typename T, int E, int V, bool FULL = false>
 __device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int region, int n_a, int n_b, int diag,
@@ -245,6 +246,8 @@ __device__ inline void ms_merge_share(kit_shared<T> S, int base, int half, int r
     int total = n_a + n_b, d = diag < total ? diag : total;
     int count = FULL ? E : total - d < E ? total - d : E;
     if (V == MS_BASELINE) {
+        if (!FULL && count == 0)
+            return; /* past the input's end: no outputs, so no search and no reads */
         int a = ms_co_rank(S + base, n_a, S + base + half, n_b, d);
         ms_serial_merge<T, E>(S, base + a, base + n_a, base + half + d - a, base + half + n_b, count, key);
     } else {
@@ -297,15 +300,19 @@ __device__ inline void ms_store_wide(kit_shared<T> S, int first, const T (&key)[
     }
 }
 
-/** Stores thread i's count keys (tile positions i*E ...) for the block-sort round of groups of g threads: blocked for the baseline, in that round's CF layout for MS_CF. */
-template <typename T, int E, int V>
+/**
+ * Stores thread i's count keys (tile positions i*E ...) for the block-sort round of groups of g
+ * threads: blocked for the baseline, in that round's CF layout for MS_CF. The baseline's full tile
+ * (FULL) stores 16 bytes at a time, as nvcc does. In the last, partial tile nvcc stores every
+ * thread's keys one at a time, those of the threads that own E keys too (results/, ncu per
+ * instruction: 16 STS.64 for kv32 E = 16), so the source does the same there.
+ */
+template <typename T, int E, int V, bool FULL>
 __device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int g, const T (&key)[E])
 {
-    if constexpr (V == MS_BASELINE && E * sizeof(T) % 16 == 0) {
-        if (count == E) {
-            ms_store_wide<T, E>(S, i * E, key);
-            return;
-        }
+    if constexpr (V == MS_BASELINE && FULL && E * sizeof(T) % 16 == 0) {
+        ms_store_wide<T, E>(S, i * E, key);
+        return;
     }
     int region = g * E, half = region / 2, base = (i & ~(g - 1)) * E, p0 = i * E - base; /* g is a power of two */
     /* The thread's keys are all in A or all in B (half is a multiple of E): in the CF layout they
@@ -334,6 +341,13 @@ __device__ inline void ms_write_tile(kit_shared<T> S, const T (&key)[E], int cou
         if (t < count)
             S[ms_exchange_slot<E>(i * E + t)] = key[t];
     __syncthreads();
+    if (len == u * E) { /* a full tile: E copies a thread, unrolled */
+        KIT_UNROLL
+        for (int r = 0; r < E; r++)
+            out[i + r * u] = S[ms_exchange_slot<E>(i + r * u)];
+        return;
+    }
+    KIT_NO_UNROLL /* the last tile: a thread's trip count may be one more than its warp's others' */
     for (int x = i; x < len; x += u)
         out[x] = S[ms_exchange_slot<E>(x)];
 }
@@ -376,7 +390,7 @@ __device__ inline void ms_block_rounds(kit_shared<T> S, int len, int count, T (&
     for (int g = 2; g <= u; g *= 2) { /* groups of g threads merge runs of g*E/2 keys */
         bool in_warp = V == MS_CF && g <= CF_W;
         ms_sync(in_warp && g > 2);
-        ms_store_for_round<T, E, V>(S, i, FULL ? E : count, g, key);
+        ms_store_for_round<T, E, V, FULL>(S, i, FULL ? E : count, g, key);
         ms_sync(in_warp);
         int base, n_a, n_b;
         ms_round_pair<E>(i, g, len, &base, &n_a, &n_b);
@@ -404,7 +418,8 @@ __global__ void ms_block_sort_kernel(const T *in, T *out, int n)
         KIT_UNROLL
         for (int r = 0; r < E; r++)
             S[ms_exchange_slot<E>(i + r * u)] = key[r];
-    } else {
+    } else { /* the last tile: a thread's trip count may be one more than its warp's others' */
+        KIT_NO_UNROLL
         for (int x = i; x < len; x += u)
             S[ms_exchange_slot<E>(x)] = in[start + x];
     }
@@ -477,7 +492,8 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
             int x = i + r * u;
             S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = v[r];
         }
-    } else {
+    } else { /* the last tile: a thread's trip count may be one more than its warp's others' */
+        KIT_NO_UNROLL
         for (int x = i; x < len; x += u)
             S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = x < n_a ? A[x] : B[x - n_a];
     }
