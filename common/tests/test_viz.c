@@ -377,6 +377,8 @@ static void test_fig_counts(void)
      * Gathers: one conflict-free step per round. Sorted (000-fig1): in step j thread t
      * reads 12t + j; 12t mod 16 runs 0, 12, 8, 4, so banks j, j+12, j+8, j+4 (mod 16)
      * take 4 distinct words each: cost 4 a step, 3 conflicts, 12 steps: 48 and 36.
+     * The loop (handout 00): 6 steps in both models. Lock-step step 3 has words 27 and 43 in
+     * bank 3 (cost 2), every other step distinct banks; by site every step costs 1.
      */
     static const struct {
         const char *name;
@@ -385,7 +387,9 @@ static void test_fig_counts(void)
                 {"001-fig1-stride6", 1, 6, 5},
                 {"001-fig2", 5, 5, 0},
                 {"001-fig3", 6, 6, 0},
-                {"000-fig1", 12, 48, 36}};
+                {"000-fig1", 12, 48, 36},
+                {"000-loop-lockstep", 6, 7, 1},
+                {"000-loop-site", 6, 6, 0}};
     for (size_t i = 0; i < ARRAY_LEN(want); i++) {
         kit_viz_figure fig;
         if (make_figure(want[i].name, &fig) != 0)
@@ -429,7 +433,8 @@ static void test_fig_counts(void)
 
 static void test_fig_names(void)
 {
-    static const char *const names[] = {"001-fig1-stride5", "001-fig1-stride6", "001-fig2", "001-fig3", "000-fig1"};
+    static const char *const names[] = {"001-fig1-stride5", "001-fig1-stride6", "001-fig2", "001-fig3", "000-fig1",
+                                        "000-loop-lockstep", "000-loop-site"};
     KIT_ASSERT_MSG(kit_viz_figure_count() == ARRAY_LEN(names), "expected %zu figures, got %zu", ARRAY_LEN(names),
                    kit_viz_figure_count());
     for (size_t i = 0; i < ARRAY_LEN(names) && i < kit_viz_figure_count(); i++) {

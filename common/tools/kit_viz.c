@@ -1680,6 +1680,56 @@ static int fig_sorted(kit_viz_figure *fig, char *err, size_t errlen)
     return 0;
 }
 
+/*
+ * Handout 00's two warp models on one data-dependent loop, w = 8: thread t makes PASSES[t] search
+ * reads (pass k reads word 8k + (t + k) mod 8, so each pass of the warp is conflict-free), then
+ * reads its list's next key, word 40 + t (bank t). Lock-step (by_site 0): step k is every
+ * thread's k-th access, so step 3 holds the list reads of threads 1, 3 and 6 beside the fourth
+ * search reads of the others, and bank 3 serves words 27 and 43. By site (by_site 1), as a GPU
+ * issues them: step k is the k-th search pass of the threads still searching, and the list reads
+ * of all eight threads are one step, step 5; the steps are numbered into the ordinals, so that the
+ * drawer (which draws ordinals) shows them.
+ */
+static int fig_loop(kit_viz_figure *fig, int by_site, char *err, size_t errlen)
+{
+    enum { W = 8, MAX_PASSES = 5 };
+    static const unsigned passes[W] = {5, 3, 4, 3, 5, 4, 3, 5};
+    if (fig_alloc(fig, W * (MAX_PASSES + 1), W, err, errlen) != 0)
+        return -1;
+    kit_viz_view *v = &fig->view;
+    size_t n = 0;
+    for (unsigned t = 0; t < W; t++) {
+        for (unsigned k = 0; k < passes[t]; k++)
+            fig->acc[n++] = read_at(t, k, 8 * k + (t + k) % W);
+        fig->acc[n++] = read_at(t, by_site ? MAX_PASSES : passes[t], 40 + t);
+    }
+    fig->n = n;
+    v->label = KIT_VIZ_LABEL_WORD;
+    v->step = by_site ? MAX_PASSES : 3;
+    if (by_site) {
+        snprintf(v->title, sizeof v->title, "000-loop-site: the same loop by site: the 8 list reads are one step, no conflict");
+        snprintf(v->note, sizeof v->note,
+                 "As a GPU issues them: step k is search pass k of the threads still searching, step 5 the list read "
+                 "(words 40-47) of every thread. The steps are drawn as ordinals.");
+    } else {
+        snprintf(v->title, sizeof v->title, "000-loop-lockstep: a data-dependent loop, lock-step: step 3 costs 2 in bank 3");
+        snprintf(v->note, sizeof v->note,
+                 "Thread t searches 5, 3, 4, 3, 5, 4, 3, 5 passes (words 8k + (t + k) mod 8), then reads word 40 + t. "
+                 "Lock-step step 3 pairs the list reads of threads 1, 3, 6 with the others' 4th search reads.");
+    }
+    return 0;
+}
+
+static int fig_loop_lockstep(kit_viz_figure *fig, char *err, size_t errlen)
+{
+    return fig_loop(fig, 0, err, errlen);
+}
+
+static int fig_loop_site(kit_viz_figure *fig, char *err, size_t errlen)
+{
+    return fig_loop(fig, 1, err, errlen);
+}
+
 static int fig_stride5(kit_viz_figure *fig, char *err, size_t errlen)
 {
     return fig_stride(fig, 5, err, errlen);
@@ -1700,6 +1750,8 @@ static const struct {
     {"001-fig2", "SPAA 2025 Fig. 2: CF-Merge gather, w = 12, E = 5; 5 conflict-free rounds", fig_gather_coprime},
     {"001-fig3", "SPAA 2025 Fig. 3: CF-Merge gather, w = 9, E = 6, shifted partitions; 6 rounds", fig_gather_shifted},
     {"000-fig1", "IPDPS 2020 Fig. 1: sorted input, w = 16, E = 12; aligned, misaligned, free", fig_sorted},
+    {"000-loop-lockstep", "handout 00: a data-dependent loop, w = 8, lock-step; step 3 has a conflict", fig_loop_lockstep},
+    {"000-loop-site", "handout 00: the same loop by site, as a GPU issues it; no conflict", fig_loop_site},
 };
 
 size_t kit_viz_figure_count(void)

@@ -1,0 +1,3 @@
+# device run 3, 2026-11-25 (session 31), on the machine of run 2 while still warm (its build/gpu-selftest
+# holds run 2's GPU verdicts): the corpus in CPU mode and the two verdict tables
+mkdir -p $OUT/r && ls build/gpu-selftest | head -3 && s=$(date +%s); SLICES=16 bash mk/gpu-selftest.sh $OUT/r cpu > $OUT/r/cpu-run.txt 2>&1; echo "cpu step rc=$? $(( $(date +%s)-s )) s: SLICES=16 bash mk/gpu-selftest.sh OUT cpu" | tee $OUT/r/device.txt; nvidia-smi --query-gpu=name --format=csv,noheader >> $OUT/r/device.txt; date -u >> $OUT/r/device.txt; tail -8 $OUT/r/cpu-run.txt; cp build/gpu-selftest/verdicts-*.tsv $OUT/r/ 2>/dev/null; cd $OUT && tar czf r.tgz r && rm -rf r
