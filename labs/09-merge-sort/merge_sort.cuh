@@ -20,8 +20,8 @@
  *   merging its E outputs serially from shared memory (ms_serial_merge);
  * - MS_CF, with lab 7's gather: A forwards and B reversed in the pair's region, rotated by rho;
  *   each thread reads its E keys in E conflict-free rounds (ms_cf_gather) and merges them in
- *   registers (ms_register_merge: Batcher's bitonic merger for int32, an odd-even transposition
- *   network by key and origin for key-value pairs).
+ *   registers (ms_register_merge: Batcher's bitonic merger, on keys for int32 and on (key, origin)
+ *   pairs for key-value pairs, so that ties keep their order).
  *
  * Both variants are stable: equal keys keep their input order (ties go to A everywhere, and the
  * register sorts break ties by origin; int32 keys that compare equal are indistinguishable).

@@ -170,52 +170,79 @@ struct ms_merge_plan {
 };
 
 /**
+ * What the register merge compares. Plain keys (int32) are merged as they are: equal values are
+ * indistinguishable, so any order of ties is the stable one. Other keys (kit_kv32) are merged as
+ * (key, origin) pairs, a strict order in which ties keep A before B and each list's own order, so
+ * the merge is stable; an unowned key becomes (largest key, INT_MAX), above every owned pair.
+ */
+template <typename T, bool PLAIN = ms_plain_key<T>::value>
+struct ms_merge_item {
+    T k;      /**< the key */
+    int o;    /**< its origin (ms_cf_gather): A key t is t, B key m is n_a + m */
+    static __device__ ms_merge_item make(T k, int o) { return {k, o}; }
+    static __device__ ms_merge_item largest()
+    {
+        ms_merge_item x = {};
+        x.k.key = INT32_MAX;
+        x.o = INT32_MAX;
+        return x;
+    }
+    __device__ T key() const { return k; }
+    __device__ bool operator<(const ms_merge_item &b) const { return k < b.k || (!(b.k < k) && o < b.o); }
+};
+template <typename T>
+struct ms_merge_item<T, true> {
+    T k; /**< the key */
+    static __device__ ms_merge_item make(T k, int) { return {k}; }
+    static __device__ ms_merge_item largest() { return {ms_plain_key<T>::largest()}; }
+    __device__ T key() const { return k; }
+    __device__ bool operator<(const ms_merge_item &b) const { return k < b.k; }
+};
+
+/**
  * The CF variant's merge in registers, after ms_cf_gather. Read circularly from register
  * k = a_i mod E, the registers hold A's keys ascending, then B's descending (Algorithm 1 puts A
- * key t in register (k + t) mod E and B key m in (k - 1 - m) mod E): a rotated bitonic sequence.
- * For plain keys the thread makes an unowned key the largest value (it then sits between A and
- * B and the sequence stays bitonic) and merges with Batcher's bitonic merger, which sorts any
- * rotation of a bitonic sequence of a power-of-two length, so the registers are never rotated
- * back. When E is not a power of two, ms_merge_plan picks one of two ways, both with static
- * indices only:
+ * key t in register (k + t) mod E and B key m in (k - 1 - m) mod E): a rotated bitonic sequence,
+ * by key and by (key, origin) alike. The thread makes an unowned key the largest item (they sit
+ * together between A and B, so the sequence stays bitonic) and merges with Batcher's bitonic
+ * merger, which sorts any rotation of a bitonic sequence of a power-of-two length, so the
+ * registers are never rotated back. Plain keys are merged alone, other keys with their origins
+ * (ms_merge_item). When E is not a power of two, ms_merge_plan picks one of two ways, both with
+ * static indices only:
  * - merge the first P registers (they are a rotated bitonic sequence too: dropping keys from one
  *   keeps it bitonic), then insert each of the other E - P keys into the sorted P, P + 1, ...;
- * - or copy the last key u into registers E .. P-1 (next to u in the circular order, so the
- *   sequence stays bitonic), merge all P, and drop the copies: output x is the merged key x when
- *   it is below u, else the merged key x + P - E.
- * Other keys (kit_kv32) take ms_register_sort by key and origin, which is stable. FULL says that
- * count is E: then every key is owned, the origins are not needed, and the compiler drops their
- * computation in the gather.
+ * - or copy the last item u into registers E .. P-1 (next to u in the circular order, so the
+ *   sequence stays bitonic), merge all P, and drop the copies: output x is the merged item x when
+ *   it is below u, else the merged item x + P - E.
+ * FULL says that count is E: then every key is owned, and for plain keys the origins are not
+ * needed (the compiler drops their computation in the gather).
  */
 template <typename T, int E, bool FULL = false>
 __device__ inline void ms_register_merge(T (&key)[E], int (&origin)[E], int count)
 {
-    if constexpr (ms_plain_key<T>::value) {
-        typedef ms_merge_plan<E> plan;
-        T r[plan::up];
+    typedef ms_merge_plan<E> plan;
+    typedef ms_merge_item<T> R;
+    R r[plan::up];
+    KIT_UNROLL
+    for (int j = 0; j < E; j++)
+        r[j] = FULL || origin[j] < count ? R::make(key[j], origin[j]) : R::largest();
+    if constexpr (plan::pad) {
+        R last = r[E - 1];
         KIT_UNROLL
-        for (int j = 0; j < E; j++)
-            r[j] = FULL || origin[j] < count ? key[j] : ms_plain_key<T>::largest();
-        if constexpr (plan::pad) {
-            T last = r[E - 1];
-            KIT_UNROLL
-            for (int j = E; j < plan::up; j++)
-                r[j] = last;
-            ms_bitonic_merge<T, plan::up>(r);
-            KIT_UNROLL
-            for (int x = 0; x < E; x++)
-                key[x] = r[x] < last ? r[x] : r[x + plan::up - E];
-        } else {
-            ms_bitonic_merge<T, plan::down>(r);
-            KIT_UNROLL
-            for (int j = plan::down; j < E; j++)
-                ms_insert(r, j);
-            KIT_UNROLL
-            for (int x = 0; x < E; x++)
-                key[x] = r[x];
-        }
+        for (int j = E; j < plan::up; j++)
+            r[j] = last;
+        ms_bitonic_merge<R, plan::up>(r);
+        KIT_UNROLL
+        for (int x = 0; x < E; x++)
+            key[x] = (r[x] < last ? r[x] : r[x + plan::up - E]).key();
     } else {
-        ms_register_sort<T, E>(key, origin, count);
+        ms_bitonic_merge<R, plan::down>(r);
+        KIT_UNROLL
+        for (int j = plan::down; j < E; j++)
+            ms_insert(r, j);
+        KIT_UNROLL
+        for (int x = 0; x < E; x++)
+            key[x] = r[x].key();
     }
 }
 
