@@ -234,7 +234,8 @@ __device__ inline void ms_register_merge(T (&key)[E], int (&origin)[E], int coun
         ms_bitonic_merge<R, plan::up>(r);
         KIT_UNROLL
         for (int x = 0; x < E; x++)
-            key[x] = (r[x] < last ? r[x] : r[x + plan::up - E]).key();
+            key[x] = r[x] < last ? r[x].key() : r[x + plan::up - E].key(); /* selects values: a select of
+                two items would take their addresses and put r[] in local memory */
     } else {
         ms_bitonic_merge<R, plan::down>(r);
         KIT_UNROLL
