@@ -190,6 +190,29 @@ struct ms_merge_item {
     __device__ T key() const { return k; }
     __device__ bool operator<(const ms_merge_item &b) const { return k < b.k || (!(b.k < k) && o < b.o); }
 };
+/**
+ * A key-value pair as one 64-bit word above its value: the key (its sign bit flipped, so that the
+ * word compares unsigned) in the high half and the origin in the low half. One 64-bit comparison
+ * orders (key, origin), and an item is three registers, as (key, value, origin) were.
+ */
+template <>
+struct ms_merge_item<kit_kv32, false> {
+    uint64_t c; /**< (key ^ 0x80000000) << 32 | origin */
+    int32_t v;  /**< the value */
+    static __device__ ms_merge_item make(kit_kv32 k, int o)
+    {
+        return {(uint64_t)((uint32_t)k.key ^ 0x80000000u) << 32 | (uint32_t)o, k.value};
+    }
+    static __device__ ms_merge_item largest() { return {~(uint64_t)0, 0}; }
+    __device__ kit_kv32 key() const
+    {
+        kit_kv32 x;
+        x.key = (int32_t)((uint32_t)(c >> 32) ^ 0x80000000u);
+        x.value = v;
+        return x;
+    }
+    __device__ bool operator<(const ms_merge_item &b) const { return c < b.c; }
+};
 template <typename T>
 struct ms_merge_item<T, true> {
     T k; /**< the key */
