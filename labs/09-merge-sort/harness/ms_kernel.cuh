@@ -9,7 +9,7 @@
 
 #include "merge_sort.cuh"
 #include "ms_given.cuh"
-#include "../../07-cf-gather/harness/cf_kernel.cuh" /* lab 7: cf_compare_exchange, cf_tile_co_rank */
+#include "../../07-cf-gather/harness/cf_kernel.cuh" /* lab 7: cf_co_rank, the merge-path search */
 
 /** The two variants of every merge of the sort. */
 enum ms_variant {
@@ -81,34 +81,85 @@ __device__ inline void ms_min_max(T &r0, T &r1)
     r0 = lo;
 }
 
-/** One comparator of the register sort: lab 7's cf_compare_exchange, or a min and a max for plain keys. */
-template <typename T>
-__device__ inline void ms_compare_exchange(T &k0, int &o0, T &k1, int &o1, int count)
-{
-    if constexpr (ms_plain_key<T>::value) {
-        ms_min_max(k0, k1);
-    } else {
-        cf_compare_exchange(k0, o0, k1, o1, count);
+/**
+ * What the register sort and merge compare. Plain keys (int32) are merged as they are: equal values are
+ * indistinguishable, so any order of ties is the stable one. Other keys (kit_kv32) are merged as
+ * (key, origin) pairs, a strict order in which ties keep A before B and each list's own order, so
+ * the merge is stable; an unowned key becomes (largest key, INT_MAX), above every owned pair.
+ */
+template <typename T, bool PLAIN = ms_plain_key<T>::value>
+struct ms_merge_item {
+    T k;      /**< the key */
+    int o;    /**< its origin (ms_cf_gather): A key t is t, B key m is n_a + m */
+    static __device__ ms_merge_item make(T k, int o) { return {k, o}; }
+    static __device__ ms_merge_item largest()
+    {
+        ms_merge_item x = {};
+        x.k.key = INT32_MAX;
+        x.o = INT32_MAX;
+        return x;
     }
-}
+    __device__ T key() const { return k; }
+    __device__ bool operator<(const ms_merge_item &b) const { return k < b.k || (!(b.k < k) && o < b.o); }
+};
+/**
+ * A key-value pair as one 64-bit word above its value: the key (its sign bit flipped, so that the
+ * word compares unsigned) in the high half and the origin in the low half. One 64-bit comparison
+ * orders (key, origin), and an item is three registers, as (key, value, origin) were.
+ */
+template <>
+struct ms_merge_item<kit_kv32, false> {
+    uint64_t c; /**< (key ^ 0x80000000) << 32 | origin */
+    int32_t v;  /**< the value */
+    static __device__ ms_merge_item make(kit_kv32 k, int o)
+    {
+        return {(uint64_t)((uint32_t)k.key ^ 0x80000000u) << 32 | (uint32_t)o, k.value};
+    }
+    static __device__ ms_merge_item largest() { return {~(uint64_t)0, 0}; }
+    __device__ kit_kv32 key() const
+    {
+        kit_kv32 x;
+        x.key = (int32_t)((uint32_t)(c >> 32) ^ 0x80000000u);
+        x.value = v;
+        return x;
+    }
+    __device__ bool operator<(const ms_merge_item &b) const { return c < b.c; }
+};
+template <typename T>
+struct ms_merge_item<T, true> {
+    T k; /**< the key */
+    static __device__ ms_merge_item make(T k, int) { return {k}; }
+    static __device__ ms_merge_item largest() { return {ms_plain_key<T>::largest()}; }
+    __device__ T key() const { return k; }
+    __device__ bool operator<(const ms_merge_item &b) const { return k < b.k; }
+};
 
 /**
  * Sorts a thread's E keys by (key, origin) with E passes of odd-even transposition (static indices
- * only); keys with origin >= count go last. For plain keys (int32) an unowned key becomes the
- * largest value and each comparator is a min and a max: equal values are indistinguishable, so the
- * result is the same as the stable sort's. FULL says that count is E (a full tile), so that no
- * key needs the test.
+ * only, the passes in pairs as lab 7's cf_odd_even_sort); keys with origin >= count go last. The
+ * comparators work on ms_merge_item: plain keys alone (equal values are indistinguishable, so the
+ * result is the stable sort's), key-value pairs as one (key, origin) word and the value. FULL says
+ * that count is E (a full tile), so that no key needs the test.
  */
 template <typename T, int E, bool FULL = false>
 __device__ inline void ms_register_sort(T (&key)[E], int (&origin)[E], int count)
 {
-    if constexpr (ms_plain_key<T>::value && !FULL) {
+    typedef ms_merge_item<T> R;
+    R r[E];
+    KIT_UNROLL
+    for (int j = 0; j < E; j++)
+        r[j] = FULL || origin[j] < count ? R::make(key[j], origin[j]) : R::largest();
+    for (int pair = 0; pair < (E + 1) / 2; pair++) {
         KIT_UNROLL
-        for (int j = 0; j < E; j++)
-            key[j] = origin[j] < count ? key[j] : ms_plain_key<T>::largest();
+        for (int p = 0; p + 1 < E; p += 2)
+            ms_min_max(r[p], r[p + 1]);
+        KIT_UNROLL
+        for (int p = 1; p + 1 < E; p += 2)
+            ms_min_max(r[p], r[p + 1]);
     }
-    cf_odd_even_sort(key, origin, count, /* lab 7's network, with this sort's comparator */
-                     [](T &k0, int &o0, T &k1, int &o1, int c) { ms_compare_exchange(k0, o0, k1, o1, c); });
+    KIT_UNROLL
+    for (int j = 0; j < E; j++)
+        key[j] = r[j].key();
 }
 
 /** The smallest power of two >= E. */
@@ -167,59 +218,6 @@ struct ms_merge_plan {
     static constexpr int insert_cost(int from, int to) { return from >= to ? 0 : 2 * from + insert_cost(from + 1, to); }
     static const int up = ms_pow2<E>::value, down = up == E ? E : up / 2;
     static const bool pad = up * log2(up) + 2 * E < down * log2(down) + insert_cost(down, E);
-};
-
-/**
- * What the register merge compares. Plain keys (int32) are merged as they are: equal values are
- * indistinguishable, so any order of ties is the stable one. Other keys (kit_kv32) are merged as
- * (key, origin) pairs, a strict order in which ties keep A before B and each list's own order, so
- * the merge is stable; an unowned key becomes (largest key, INT_MAX), above every owned pair.
- */
-template <typename T, bool PLAIN = ms_plain_key<T>::value>
-struct ms_merge_item {
-    T k;      /**< the key */
-    int o;    /**< its origin (ms_cf_gather): A key t is t, B key m is n_a + m */
-    static __device__ ms_merge_item make(T k, int o) { return {k, o}; }
-    static __device__ ms_merge_item largest()
-    {
-        ms_merge_item x = {};
-        x.k.key = INT32_MAX;
-        x.o = INT32_MAX;
-        return x;
-    }
-    __device__ T key() const { return k; }
-    __device__ bool operator<(const ms_merge_item &b) const { return k < b.k || (!(b.k < k) && o < b.o); }
-};
-/**
- * A key-value pair as one 64-bit word above its value: the key (its sign bit flipped, so that the
- * word compares unsigned) in the high half and the origin in the low half. One 64-bit comparison
- * orders (key, origin), and an item is three registers, as (key, value, origin) were.
- */
-template <>
-struct ms_merge_item<kit_kv32, false> {
-    uint64_t c; /**< (key ^ 0x80000000) << 32 | origin */
-    int32_t v;  /**< the value */
-    static __device__ ms_merge_item make(kit_kv32 k, int o)
-    {
-        return {(uint64_t)((uint32_t)k.key ^ 0x80000000u) << 32 | (uint32_t)o, k.value};
-    }
-    static __device__ ms_merge_item largest() { return {~(uint64_t)0, 0}; }
-    __device__ kit_kv32 key() const
-    {
-        kit_kv32 x;
-        x.key = (int32_t)((uint32_t)(c >> 32) ^ 0x80000000u);
-        x.value = v;
-        return x;
-    }
-    __device__ bool operator<(const ms_merge_item &b) const { return c < b.c; }
-};
-template <typename T>
-struct ms_merge_item<T, true> {
-    T k; /**< the key */
-    static __device__ ms_merge_item make(T k, int) { return {k}; }
-    static __device__ ms_merge_item largest() { return {ms_plain_key<T>::largest()}; }
-    __device__ T key() const { return k; }
-    __device__ bool operator<(const ms_merge_item &b) const { return k < b.k; }
 };
 
 /**
