@@ -2,7 +2,7 @@
  * Lab 7's given block merge kernel (CF-Merge): the tile's co-ranks by a fixed-length search, the
  * tile stored as rho(A u pi(B)), and each thread's E keys gathered through the student's
  * cf_gather_index and cf_slot (cf_merge.cuh), then merged in registers. lab07.cuh includes it
- * after the student's file; lab 9's kernels use its compare-exchange and search.
+ * after the student's file; lab 9's kernels use its merge-path search (cf_co_rank).
  */
 #ifndef LAB07_CF_KERNEL_CUH
 #define LAB07_CF_KERNEL_CUH
@@ -74,8 +74,8 @@ __device__ int cf_tile_co_rank(kit_shared<T> S, int diag, int n_a, int n_b, int 
 /**
  * Odd-even transposition: E passes of compare-exchange on neighbours, static indices only, which
  * sort E keys. The passes go in pairs (even, odd) in a loop that is not unrolled, so the code
- * holds one pair of passes, not E; each pass is unrolled, so every index is a constant. Lab 9's
- * register sort uses it too, with its own comparator.
+ * holds one pair of passes, not E; each pass is unrolled, so every index is a constant. (Lab 9's
+ * register sort has the same passes on its own items, ms_register_sort.)
  * @param exchange the comparator, called as exchange(k0, o0, k1, o1, count)
  */
 template <typename T, int E, typename Exchange>
