@@ -82,30 +82,20 @@ __device__ inline void ms_min_max(T &r0, T &r1)
 }
 
 /**
- * What the register sort and merge compare. Plain keys (int32) are merged as they are: equal values are
- * indistinguishable, so any order of ties is the stable one. Other keys (kit_kv32) are merged as
- * (key, origin) pairs, a strict order in which ties keep A before B and each list's own order, so
- * the merge is stable; an unowned key becomes (largest key, INT_MAX), above every owned pair.
+ * What the register sort and merge compare, with a min and a max. Plain keys (int32) are compared
+ * alone: equal values are indistinguishable, so any order of ties is the stable one. Key-value
+ * pairs (kit_kv32) are compared by (key, origin), a strict order in which ties keep A before B and
+ * each list's own order, so the sort and the merge are stable. An unowned key becomes the largest
+ * item, above every owned one.
  */
 template <typename T, bool PLAIN = ms_plain_key<T>::value>
-struct ms_merge_item {
-    T k;      /**< the key */
-    int o;    /**< its origin (ms_cf_gather): A key t is t, B key m is n_a + m */
-    static __device__ ms_merge_item make(T k, int o) { return {k, o}; }
-    static __device__ ms_merge_item largest()
-    {
-        ms_merge_item x = {};
-        x.k.key = INT32_MAX;
-        x.o = INT32_MAX;
-        return x;
-    }
-    __device__ T key() const { return k; }
-    __device__ bool operator<(const ms_merge_item &b) const { return k < b.k || (!(b.k < k) && o < b.o); }
-};
+struct ms_merge_item;
+
 /**
  * A key-value pair as one 64-bit word above its value: the key (its sign bit flipped, so that the
  * word compares unsigned) in the high half and the origin in the low half. One 64-bit comparison
- * orders (key, origin), and an item is three registers, as (key, value, origin) were.
+ * orders (key, origin), and an item is three registers, as (key, value, origin) were. An unowned
+ * key becomes all ones: (INT32_MAX, origin 2^32 - 1).
  */
 template <>
 struct ms_merge_item<kit_kv32, false> {
@@ -125,6 +115,8 @@ struct ms_merge_item<kit_kv32, false> {
     }
     __device__ bool operator<(const ms_merge_item &b) const { return c < b.c; }
 };
+
+/** A plain key (int32) alone; an unowned key becomes the type's largest value. */
 template <typename T>
 struct ms_merge_item<T, true> {
     T k; /**< the key */
