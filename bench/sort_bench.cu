@@ -52,6 +52,61 @@ static const int NSORTERS = (int)(sizeof SORTERS / sizeof SORTERS[0]);
 static const char *const INPUTS[] = {"random", "sorted"};
 static const int NINPUTS = 2;
 
+/*
+ * The local memory a thread of the sort's two tile kernels (block sort and merge) uses for T, E and
+ * the variant: 0 when every register array stays in registers. A select between two elements of
+ * the register merge's array once put the array in local memory and cost the CF sort a third of
+ * its speed (results/2026-11-25-h100-kv32-merge/).
+ */
+template <typename T, int E, int V>
+static size_t local_bytes()
+{
+    cudaFuncAttributes sort_attr, merge_attr;
+    CUDA_CHECK(cudaFuncGetAttributes(&sort_attr, ms_block_sort_kernel<T, E, V>));
+    CUDA_CHECK(cudaFuncGetAttributes(&merge_attr, ms_merge_kernel<T, E, V>));
+    return sort_attr.localSizeBytes + merge_attr.localSizeBytes;
+}
+
+template <typename T, int E>
+static size_t local_bytes_of(int variant)
+{
+    return variant == MS_CF ? local_bytes<T, E, MS_CF>() : local_bytes<T, E, MS_BASELINE>();
+}
+
+/* local_bytes for a sorter's (E, variant); the sorters use E = 15, 16 and 17. */
+template <typename T>
+static size_t local_bytes_of(lab09_cfg c)
+{
+    switch (c.E) {
+    case 15: return local_bytes_of<T, 15>(c.variant);
+    case 16: return local_bytes_of<T, 16>(c.variant);
+    case 17: return local_bytes_of<T, 17>(c.variant);
+    }
+    return 0;
+}
+
+/* Prints a FAIL line for each of the kit's sorters whose kernels use local memory, for int32 or kv32 keys; returns 1 if one did. */
+static int check_local_memory(void)
+{
+    int status = 0;
+    for (int s = 0; s < NSORTERS; s++) {
+        const lab09_cfg c = SORTERS[s].cfg;
+        if (SORTERS[s].cub)
+            continue;
+        for (int kv = 0; kv <= 1; kv++) {
+            size_t bytes = kv ? local_bytes_of<kit_kv32>(c) : local_bytes_of<int32_t>(c);
+            if (bytes > 0) {
+                printf("FAIL: %s on %s keeps %zu bytes a thread in local memory (a register array spilled)\n",
+                       SORTERS[s].name, kv ? "kv32" : "int32", bytes);
+                status = 1;
+            }
+        }
+    }
+    if (status == 0)
+        printf("PASS: no local memory in the kit's sort kernels (%d sorters, int32 and kv32)\n", NSORTERS - 1);
+    return status;
+}
+
 /* The (E, u) whose worst case a sorter gets: its own, or CUB's (17, 256) on sm_90. */
 static lab09_cfg target_of(const sorter &s)
 {
@@ -307,8 +362,9 @@ int main(int argc, char **argv)
         return 0;
     printf("device: %s, %d SMs; times are medians of 7, copy included\n", prop.name, prop.multiProcessorCount);
     const int reps = 7;
+    int local = check_local_memory();
     if (kv32)
-        return kv32_table(reps);
+        return kv32_table(reps) | local;
     printf("%-6s %-7s %-16s %10s %9s %8s\n", "n", "input", "sorter", "ms", "Gkeys/s", "x cub");
     int status = 0;
     for (int lg = quick ? 24 : 20; lg <= (quick ? 26 : 28); lg += 2) {
@@ -355,5 +411,5 @@ int main(int argc, char **argv)
     }
     if (!quick && worst_table(reps) != 0)
         status = 1;
-    return status;
+    return status | local;
 }
