@@ -86,15 +86,9 @@ out=$(PATH="$empty/tools" "$BASH" mk/deps.sh check 2>&1)
     "bash mk/check-make.sh"
 # mk/check.sh's side, with a made-up grader (it prints its mode) and a made-up nvidia-smi.
 mkdir -p "$empty/smi-yes" "$empty/smi-no"
-printf '#!/bin/sh
-for a; do case "$a" in cpu|gpu) echo "mode $a";; esac; done
-' >"$empty/grader"
-printf '#!/bin/sh
-exit 0
-' >"$empty/smi-yes/nvidia-smi"
-printf '#!/bin/sh
-exit 9
-' >"$empty/smi-no/nvidia-smi"
+printf '#!/bin/sh\nfor a; do case "$a" in cpu|gpu) echo "mode $a";; esac; done\n' >"$empty/grader"
+printf '#!/bin/sh\nexit 0\n' >"$empty/smi-yes/nvidia-smi"
+printf '#!/bin/sh\nexit 9\n' >"$empty/smi-no/nvidia-smi"
 chmod +x "$empty/grader" "$empty/smi-yes/nvidia-smi" "$empty/smi-no/nvidia-smi"
 check_sh() { PATH="$empty/$1:$PATH" KIT_CHECK_GPU=$2 bash mk/check.sh "$empty/grader" "$empty" 01-sequential-merge 2>&1; }
 out=$(check_sh smi-yes 0)

@@ -3,10 +3,11 @@
 # uses), run on your labs/ file by the grader itself. The CPU build always; the GPU build too when
 # asked (KIT_CHECK_GPU=1, which make check's GPU=1 sets) on a machine with a GPU. The GPU build's
 # nvcc compile and ncu runs take 5 s to a minute a lab, so without GPU=1 make check stays a loop of a
-# few seconds, and on a GPU machine it says, in one line, how to add the GPU build. A lab whose tests use several (type, E) pairs (labs 7 and 9) is built as one runner
-# per core, each for some of the pairs, compiled at once (the grader's --build-jobs). Quiet on
-# success: a line per lab and build; a line per failure, with the command that reruns it. The
-# self-test runs this script too, on a broken submission.
+# few seconds, and on a GPU machine it says, in one line, how to add the GPU build. A lab whose
+# tests use several (type, E) pairs (labs 7 and 9) is built as one runner per core, each for some
+# of the pairs, compiled at once (the grader's --build-jobs). Quiet on success: a line per lab and
+# build; a line per failure, with the command that reruns it. The self-test runs this script too,
+# on a broken submission.
 # Usage: check.sh GRADER BUILD LAB [TEST]
 #   KIT_CHECK_GPU         1: the GPU build too (it fails, saying so, where no GPU is found)
 #   KIT_CHECK_SUBMISSION  the folder of lab folders to check (default labs)

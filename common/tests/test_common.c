@@ -309,7 +309,6 @@ static void test_gen_pair_only(void)
     }
 }
 
-/* splitmix64 from seed 0, computed by hand from the formula (state += golden gamma, then two xor-shift-multiplies). */
 /* kit_gen_permutation: every value of 0 .. n-1 once, the same for a seed, another for another seed; n = 0 and 1 work. */
 static void test_gen_permutation(void)
 {
@@ -336,6 +335,7 @@ static void test_gen_permutation(void)
     KIT_ASSERT_MSG(one == 0, "n = 1: expected 0, got %d", one);
 }
 
+/* splitmix64 from seed 0, computed by hand from the formula (state += golden gamma, then two xor-shift-multiplies). */
 static void test_rng(void)
 {
     static const uint64_t want[3] = {0xe220a8397b1dcdafULL, 0x6e789e6aa1b965f4ULL, 0x06c45d188009454fULL};

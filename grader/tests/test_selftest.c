@@ -767,14 +767,15 @@ static void test_hidden_not_quoted(void)
 
 /*
  * Runs make check's script (mk/check.sh) on one lab of a submission folder, as make check runs it on
- * labs/; its output goes to `log` and the command to `cmd`. Returns its exit status, or -1.
+ * labs/, with more grader options `args` (KIT_CHECK_ARGS, "" for none); its output goes to `log` and
+ * the command to `cmd`. Returns its exit status, or -1.
  */
-static int run_check(const char *submission, const char *lab, const char *test, const char *log, char *cmd,
-                     size_t len)
+static int run_check(const char *submission, const char *lab, const char *test, const char *args, const char *log,
+                     char *cmd, size_t len)
 {
-    snprintf(cmd, len, "KIT_CHECK_SUBMISSION='%s' bash mk/check.sh '%s' '%s' %s %s", submission,
-             env_or("KIT_GRADER", "build/grader/grader"), KIT_BUILD_DIR, lab, test);
-    char full[4096];
+    snprintf(cmd, len, "KIT_CHECK_SUBMISSION='%s' KIT_CHECK_ARGS='%s' bash mk/check.sh '%s' '%s' %s %s", submission,
+             args, env_or("KIT_GRADER", "build/grader/grader"), KIT_BUILD_DIR, lab, test);
+    char full[4800];
     snprintf(full, sizeof full, "%s >'%s' 2>&1", cmd, log);
     int status = system(full);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -802,7 +803,7 @@ static void test_check_fails_search_free_co_rank(void)
         return;
     const char *tests[] = {"", "balanced"}; /* the whole lab, then the one test */
     for (int i = 0; i < 2; i++) {
-        int status = run_check(dir, "02-co-rank", tests[i], log, cmd, sizeof cmd);
+        int status = run_check(dir, "02-co-rank", tests[i], "", log, cmd, sizeof cmd);
         char *out = slurp(log);
         KIT_ASSERT_MSG(status == 1 && out && strstr(out, "FAIL test balanced (task bound): wrong output") &&
                            strstr(out, "; rerun: make check LAB=02 TEST=balanced\n"),
@@ -820,7 +821,7 @@ static void test_check_skeleton_and_hidden(void)
 {
     char log[512], cmd[2048];
     snprintf(log, sizeof log, "%s/selftest-check.log", out_dir());
-    int status = run_check("labs", "02-co-rank", "", log, cmd, sizeof cmd);
+    int status = run_check("labs", "02-co-rank", "", "", log, cmd, sizeof cmd);
     char *out = slurp(log);
     int lines = occurrences(out, "\n"), builds = occurrences(out, "lab 02-co-rank, "),
         marked = occurrences(out, ": not implemented: lab 02:co_rank in labs/02-co-rank/co_rank.cuh; rerun: make "
@@ -834,7 +835,7 @@ static void test_check_skeleton_and_hidden(void)
     FILE *spec = fopen("grader/hidden/02-co-rank.spec", "r");
     char line[512], name[64];
     int hidden = 0;
-    status = run_check("labs", "02-co-rank", "exhaustive-dup", log, cmd, sizeof cmd);
+    status = run_check("labs", "02-co-rank", "exhaustive-dup", "", log, cmd, sizeof cmd);
     out = slurp(log);
     KIT_ASSERT_MSG(status == 1 && out && strstr(out, "no public test 'exhaustive-dup'"),
                    "%s: expected exit 1 and 'no public test', got exit %d and:\n%s", cmd, status, out ? out : "");
@@ -906,14 +907,9 @@ static void test_check_two_runners(void)
                      dir, dir);
             KIT_ASSERT_MSG(system(cmd) == 0, "could not edit the copy of lab 9's solution in %s", dir);
         }
-        snprintf(cmd, sizeof cmd,
-                 "KIT_CHECK_SUBMISSION='%s' KIT_CHECK_ARGS='--build-jobs 2 --keep --work %s' bash mk/check.sh '%s' '%s' "
-                 "09-merge-sort",
-                 dir, work, env_or("KIT_GRADER", "build/grader/grader"), KIT_BUILD_DIR);
-        char full[4800];
-        snprintf(full, sizeof full, "%s >'%s' 2>&1", cmd, log);
-        int status = system(full);
-        status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        char args[700];
+        snprintf(args, sizeof args, "--build-jobs 2 --keep --work %s", work);
+        int status = run_check(dir, "09-merge-sort", "", args, log, cmd, sizeof cmd);
         char *out = slurp(log);
         if (!broken)
             KIT_ASSERT_MSG(status == 0 && out && strstr(out, "18 of 18 public tests pass"),
