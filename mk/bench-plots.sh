@@ -9,11 +9,11 @@
 set -euo pipefail
 benchplot=${1:?usage: bench-plots.sh BENCHPLOT OUTDIR} out=${2:?usage: bench-plots.sh BENCHPLOT OUTDIR}
 
-# Each log and the name of its device in the plots' file names: the tuned runs of the same code on
-# both GPUs, which results/README.md reports in "lab 9 tuned, the CF sort at 0.9x CUB" and handout
-# 9 quotes. Each holds both tables, random input and the worst case.
-logs="results/2026-11-23-h100-sort-bench-tuned.log h100
-results/2026-11-23-h200-sort-bench-tuned.log h200"
+# Each log and the name of its device in the plots' file names: whole runs of sort_bench on both
+# GPUs with the same binary (results/2026-11-25-h100-h200-issue20-targets/, runs 5 and 4), which
+# handout 9 quotes. Each holds both tables, random input and the worst case.
+logs="results/2026-11-25-h100-h200-issue20-targets/run5/sort-bench.txt h100
+results/2026-11-25-h100-h200-issue20-targets/run4/sort-bench.txt h200"
 
 mkdir -p "$out"
 tmp=$out/.bench-plot.$$

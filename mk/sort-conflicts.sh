@@ -27,7 +27,7 @@ if [ ! -x "$bench" ]; then
     echo "sort-conflicts: no benchmark at $bench (make $bench)" >&2
     exit 2
 fi
-sorters=${SORTERS:-cub baseline-15-512 cf-15-512 baseline-17-256 cf-17-256 baseline-16-256 cf-16-256}
+sorters=${SORTERS:-cub baseline-15-512 cf-15-512 baseline-17-256 cf-17-256 baseline-16-256 cf-16-256 baseline-17-512 cf-17-512}
 if [ "${TIMES:-0}" = 1 ]; then
     printf '%-11s %-16s %-10s %-40s %8s %12s\n' input sorter keys kernel launches "us"
 else

@@ -1271,6 +1271,15 @@ static void test_sortlog_read(void)
     rc = read_log(SMALL_LOG_HEAD SMALL_LOG_ROW, &log, err, sizeof err);
     KIT_ASSERT_MSG(rc == 0 && log.ntimes == 1 && log.nworst == 0, "a quick log: got %d \"%s\"", rc, err);
     kit_sortlog_free(&log);
+    /* The benchmark's PASS lines and its lines on the speed targets, met or not, are passed over. */
+    rc = read_log("device: NVIDIA Test GPU, 4 SMs; times are medians of 7, copy included\n"
+                  "PASS: no local memory in the kit's sort kernels (6 sorters, int32 and kv32)\n"
+                  "n      input   sorter                   ms   Gkeys/s    x cub\n" SMALL_LOG_ROW
+                  "FAIL: target 1 (a CF sort >= 1.00x cub at 2^20, random int32): cf-17-256 at 0.80x\n"
+                  "PASS: target 1 (a CF sort >= 1.00x cub at 2^22, random int32): cf-17-256 at 1.01x\n",
+                  &log, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && log.ntimes == 1 && log.time[0].line == 4, "a log with target lines: got %d \"%s\"", rc, err);
+    kit_sortlog_free(&log);
 }
 
 static void test_sortlog_refusals(void)
@@ -1291,6 +1300,8 @@ static void test_sortlog_refusals(void)
         {SMALL_LOG_HEAD "2^20   random  cub  -0.100  10.49  1.00\n", "3: expected a row"},
         {SMALL_LOG_HEAD "2^20   random  cub  0.100  99.00  1.00\n", "3: expected Gkeys/s = 2^K / ms"},
         {SMALL_LOG_HEAD "FAIL: cf-17-256 gives a different result from cub at 2^20 (random)\n", "3: expected no failure"},
+        {SMALL_LOG_HEAD "FAIL: cf-15-512 on int32 keeps 64 bytes a thread in local memory\n", "3: expected no failure"},
+        {SMALL_LOG_HEAD "FAIL: targets\n", "3: expected no failure"},
         {"device: G, 4 SMs; times\nn input sorter ms\n", "2: expected the header 'n input sorter"},
         {"hello\n", "1: expected the device line"},
         {"device: NVIDIA H100; times\n", "1: expected the device line"},
