@@ -205,8 +205,9 @@ static int bench_size(int lg, int reps, int all_shapes)
 }
 
 /*
- * --profile LG: thrust::merge once, then the circular kernel once in shape s, for ncu to set the
- * two side by side (mk/merge-profile.sh). Returns 1 after a FAIL line if their outputs differ.
+ * --profile LG SHAPE: thrust::merge once, then the circular kernel once in its shape s, for ncu
+ * to set the two side by side (as in results/2026-11-25-h100-h200-issue20-targets/, runs 1 and
+ * 2). Returns 1 after a FAIL line if their outputs differ.
  */
 static int profile_once(int lg, int s)
 {

@@ -40,7 +40,7 @@ struct less_i32 {
 /*
  * The sorters: CUB, then the kit's variants at Thrust's (15, 512), CUB's sm_90 (17, 256), a
  * non-coprime E, and CUB's E with twice its tile, (17, 512): 8704 keys, one global round fewer
- * than (17, 256) at 2^26 and 2^28.
+ * than (17, 256).
  */
 struct sorter {
     const char *name;

@@ -555,8 +555,9 @@ KIT_HD inline int ms_tiles(int n, int u, int E)
 
 /**
  * Sorts d_keys[0 .. n) on the device, stably, with variant V, E keys per thread and u threads
- * per block (a power of two, 32 .. 512, as lab09_check_cfg allows). d_tmp holds n keys and d_part ms_tiles(n, u, E) ints of
- * scratch. The result is in d_keys. Launch errors are left for cudaGetLastError().
+ * per block (a power of two, 32 .. 512, as lab09_check_cfg allows). d_tmp holds n keys and d_part
+ * ms_tiles(n, u, E) ints of scratch. The result is in d_keys. Launch errors are left for
+ * cudaGetLastError().
  */
 template <typename T, int E, int V>
 void ms_sort(T *d_keys, T *d_tmp, int *d_part, int n, int u)
