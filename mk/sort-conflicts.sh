@@ -54,6 +54,7 @@ n = int(re.search(r"^sorted (\d+) ", text, re.M).group(1))  # the bench says how
 rows = [r for r in csv.reader(text.splitlines()) if len(r) > 5]
 head = rows[0]
 k, m, v, i = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value"), head.index("ID")
+unit_at = head.index("Metric Unit")
 tot = {}
 for r in rows[1:]:
     name = r[k].split("(")[0].split("<")[0].replace("void ", "").strip()
@@ -61,7 +62,7 @@ for r in rows[1:]:
     t = tot.setdefault(name, {"ids": set(), "ld": 0, "st": 0, "ns": 0})
     t["ids"].add(r[i])
     val = float(r[v].replace(",", ""))
-    unit = r[m + 1]
+    unit = r[unit_at]
     if times:  # gpu__time_duration in ns, us or ms, as ncu chose
         t["ns"] += val * {"ns": 1, "nsecond": 1, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6}[unit]
     else:
