@@ -162,7 +162,7 @@ static int make_input(const char *input, int *h, int n, lab09_cfg c)
 
 /* The device buffers of one size: the input, the work array, scratch for both kinds of sorter. */
 struct buffers {
-    int *in, *work, *tmp, *part;
+    int *in, *work, *tmp, *scratch;
     void *cub_temp;
     size_t cub_bytes;
 };
@@ -173,7 +173,7 @@ static void run_sort(const sorter &s, buffers &b, int n)
     if (s.cub)
         CUDA_CHECK(cub::DeviceMergeSort::SortKeys(b.cub_temp, b.cub_bytes, b.work, n, less_i32()));
     else
-        lab09_sort_device<int32_t>(b.work, b.tmp, b.part, n, s.cfg);
+        lab09_sort_device<int32_t>(b.work, b.tmp, b.scratch, n, s.cfg);
 }
 
 static buffers alloc_buffers(int n)
@@ -182,7 +182,8 @@ static buffers alloc_buffers(int n)
     CUDA_CHECK(cudaMalloc(&b.in, (size_t)n * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b.work, (size_t)n * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b.tmp, (size_t)n * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&b.part, (size_t)ms_tiles(n, 32, 5) * sizeof(int) + 1)); /* enough for every cfg */
+    /* the most scratch any cfg needs: u = 32 and E = 5 give the most tiles and samples */
+    CUDA_CHECK(cudaMalloc(&b.scratch, ms_scratch_ints(n, 32, 5) * sizeof(int)));
     b.cub_bytes = 0;
     CUDA_CHECK(cub::DeviceMergeSort::SortKeys(NULL, b.cub_bytes, b.work, n, less_i32()));
     CUDA_CHECK(cudaMalloc(&b.cub_temp, b.cub_bytes + 1));
@@ -194,7 +195,7 @@ static void free_buffers(buffers &b)
     cudaFree(b.in);
     cudaFree(b.work);
     cudaFree(b.tmp);
-    cudaFree(b.part);
+    cudaFree(b.scratch);
     cudaFree(b.cub_temp);
 }
 
@@ -275,13 +276,13 @@ static int kv32_table(int reps)
         for (int i = 0; i < n; i++)
             keys[i] = h[i].key, vals[i] = h[i].value;
         kit_kv32 *d_in, *d_work, *d_tmp;
-        int *d_keys_in, *d_vals_in, *d_keys, *d_vals, *d_part;
+        int *d_keys_in, *d_vals_in, *d_keys, *d_vals, *d_scratch;
         void *d_cub = NULL;
         size_t cub_bytes = 0;
         CUDA_CHECK(cudaMalloc(&d_in, (size_t)n * sizeof *d_in));
         CUDA_CHECK(cudaMalloc(&d_work, (size_t)n * sizeof *d_work));
         CUDA_CHECK(cudaMalloc(&d_tmp, (size_t)n * sizeof *d_tmp));
-        CUDA_CHECK(cudaMalloc(&d_part, (size_t)ms_tiles(n, 32, 5) * sizeof(int) + 1));
+        CUDA_CHECK(cudaMalloc(&d_scratch, ms_scratch_ints(n, 32, 5) * sizeof(int)));
         CUDA_CHECK(cudaMalloc(&d_keys_in, (size_t)n * sizeof(int)));
         CUDA_CHECK(cudaMalloc(&d_vals_in, (size_t)n * sizeof(int)));
         CUDA_CHECK(cudaMalloc(&d_keys, (size_t)n * sizeof(int)));
@@ -307,7 +308,7 @@ static int kv32_table(int reps)
             float ms = bench_median_ms(
                 [&] {
                     CUDA_CHECK(cudaMemcpyAsync(d_work, d_in, (size_t)n * sizeof *d_in, cudaMemcpyDeviceToDevice));
-                    lab09_sort_device<kit_kv32>(d_work, d_tmp, d_part, n, SORTERS[s].cfg);
+                    lab09_sort_device<kit_kv32>(d_work, d_tmp, d_scratch, n, SORTERS[s].cfg);
                 },
                 reps);
             CUDA_CHECK_LAUNCH();
@@ -327,7 +328,7 @@ static int kv32_table(int reps)
         }
         if (lg == 26)
             best.print("2", "a CF sort of kv32 pairs >= 1.00x cub SortPairs at 2^26, random");
-        cudaFree(d_in), cudaFree(d_work), cudaFree(d_tmp), cudaFree(d_part), cudaFree(d_cub);
+        cudaFree(d_in), cudaFree(d_work), cudaFree(d_tmp), cudaFree(d_scratch), cudaFree(d_cub);
         cudaFree(d_keys_in), cudaFree(d_vals_in), cudaFree(d_keys), cudaFree(d_vals);
         free(h), free(got), free(keys), free(vals);
     }

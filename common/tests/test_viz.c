@@ -1060,7 +1060,8 @@ static void test_plot_point(void)
     for (unsigned i = 2; i < KIT_VIZ_MAX_SERIES; i++) {
         char name[8];
         snprintf(name, sizeof name, "s%u", i);
-        KIT_ASSERT_MSG(kit_viz_plot_point(&p, name, 1, 1) == (int)i, "line %u: expected index %u", i, i);
+        KIT_ASSERT_MSG(kit_viz_plot_point(&p, name, 1, 1) == (int)i && p.series[i].style == i % KIT_VIZ_STYLES,
+                       "line %u: expected index %u and style %u", i, i, i % KIT_VIZ_STYLES);
     }
     KIT_ASSERT_MSG(kit_viz_plot_point(&p, "one too many", 1, 1) == -1 && p.nseries == KIT_VIZ_MAX_SERIES,
                    "line %d is refused", KIT_VIZ_MAX_SERIES + 1);
@@ -1146,7 +1147,7 @@ static void test_plot_axes_refused(void)
         else if (cases[i].what == 3)
             p.series[0].x[0] = 0;
         else
-            p.series[0].style = KIT_VIZ_MAX_SERIES;
+            p.series[0].style = KIT_VIZ_STYLES;
         int rc = kit_viz_plot_axes(&p, &x, &y, err, sizeof err);
         KIT_ASSERT_MSG(rc == -1 && strstr(err, cases[i].want), "case %zu: expected a refusal with \"%s\", got %d \"%s\"",
                        i, cases[i].want, rc, err);
@@ -1385,8 +1386,10 @@ static void test_sortlog_plots_refused(void)
         {SMALL_LOG_HEAD SMALL_LOG_ROW, 1, "mem.log: expected the worst-case table"},
         {SMALL_LOG_HEAD "2^20 random s1 0.1 10.49 1\n2^20 random s2 0.1 10.49 1\n2^20 random s3 0.1 10.49 1\n"
                         "2^20 random s4 0.1 10.49 1\n2^20 random s5 0.1 10.49 1\n2^20 random s6 0.1 10.49 1\n"
-                        "2^20 random s7 0.1 10.49 1\n2^20 random s8 0.1 10.49 1\n2^20 random s9 0.1 10.49 1\n",
-         0, "mem.log:11: expected at most 8 sorters"},
+                        "2^20 random s7 0.1 10.49 1\n2^20 random s8 0.1 10.49 1\n2^20 random s9 0.1 10.49 1\n"
+                        "2^20 random s10 0.1 10.49 1\n2^20 random s11 0.1 10.49 1\n2^20 random s12 0.1 10.49 1\n"
+                        "2^20 random s13 0.1 10.49 1\n",
+         0, "mem.log:15: expected at most 12 sorters"},
     };
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
         kit_sortlog log;

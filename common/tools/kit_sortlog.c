@@ -342,7 +342,7 @@ static unsigned sorter_style(const kit_sortlog *log, const char *sorter)
         if (k == nseen && nseen < KIT_VIZ_MAX_SERIES)
             seen[nseen++] = sorter_config(name);
         if (strcmp(sorter_config(name), sorter_config(sorter)) == 0)
-            return (unsigned)(k % KIT_VIZ_MAX_SERIES);
+            return (unsigned)(k % KIT_VIZ_STYLES);
     }
     return 0;
 }

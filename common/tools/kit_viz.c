@@ -953,7 +953,7 @@ enum { MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE, MARK_DIAMOND, MARK_DOWN };
 static const struct {
     const char *colour;
     int marker;
-} plot_style[KIT_VIZ_MAX_SERIES] = {
+} plot_style[KIT_VIZ_STYLES] = {
     {"#000000", MARK_CIRCLE},  {"#0072b2", MARK_SQUARE}, {"#d55e00", MARK_TRIANGLE}, {"#009e73", MARK_DIAMOND},
     {"#cc79a7", MARK_DOWN},    {"#e69f00", MARK_CIRCLE}, {"#56b4e9", MARK_SQUARE},   {"#8c564b", MARK_TRIANGLE},
 };
@@ -971,7 +971,7 @@ int kit_viz_plot_point(kit_viz_plot *p, const char *series, double x, double y)
     if (i == p->nseries) {
         memset(s, 0, sizeof *s);
         memcpy(s->name, series, len + 1);
-        s->style = (unsigned)i;
+        s->style = (unsigned)i % KIT_VIZ_STYLES;
         p->nseries++;
     }
     s->x[s->n] = x;
@@ -987,8 +987,8 @@ static int plot_check_series(const kit_viz_plot *p, const kit_viz_series *s, cha
         snprintf(err, errlen, "line '%s' has %zu points, expected 1 .. %d", s->name, s->n, KIT_VIZ_MAX_POINTS);
         return -1;
     }
-    if (s->style >= KIT_VIZ_MAX_SERIES) {
-        snprintf(err, errlen, "line '%s' has style %u, expected 0 .. %d", s->name, s->style, KIT_VIZ_MAX_SERIES - 1);
+    if (s->style >= KIT_VIZ_STYLES) {
+        snprintf(err, errlen, "line '%s' has style %u, expected 0 .. %d", s->name, s->style, KIT_VIZ_STYLES - 1);
         return -1;
     }
     for (size_t k = 0; k < s->n; k++) {

@@ -192,14 +192,15 @@ int kit_viz_trace_read(FILE *f, kit_viz_view *v, kit_access **acc, size_t *n, ch
 
 /* ---- line plots --------------------------------------------------------------------- */
 
-#define KIT_VIZ_MAX_SERIES 8       /**< the most lines one plot may hold (also the styles there are) */
+#define KIT_VIZ_MAX_SERIES 12      /**< the most lines one plot may hold */
+#define KIT_VIZ_STYLES 8           /**< the styles there are (a colour and a marker each) */
 #define KIT_VIZ_MAX_POINTS 32      /**< the most points one line may join */
 #define KIT_VIZ_NAME_LEN 48        /**< room for a line's name (in the legend) of 47 characters */
 
 /** One line of a plot: its name in the legend, how it is drawn, and its points. */
 typedef struct kit_viz_series {
     char name[KIT_VIZ_NAME_LEN]; /**< the legend's text for it */
-    unsigned style;              /**< 0 .. KIT_VIZ_MAX_SERIES - 1: its colour and marker shape (0 is black) */
+    unsigned style;              /**< 0 .. KIT_VIZ_STYLES - 1: its colour and marker shape (0 is black) */
     int dashed;                  /**< 1: a dashed line and hollow markers; 0: a solid line and filled markers */
     size_t n;                    /**< points in x[] and y[] */
     double x[KIT_VIZ_MAX_POINTS]; /**< the points' x, joined in this order (not sorted by the drawer) */
@@ -228,8 +229,8 @@ typedef struct kit_viz_axis {
 } kit_viz_axis;
 
 /**
- * Adds a point to the plot's line of the given name, creating the line (solid, style = its index)
- * when the plot has none of that name yet.
+ * Adds a point to the plot's line of the given name, creating the line (solid, style = its index
+ * modulo KIT_VIZ_STYLES) when the plot has none of that name yet.
  * @param[in,out] p      the plot (zeroed by the caller before the first point)
  * @param[in]     series the line's name
  * @param[in]     x      the point's x

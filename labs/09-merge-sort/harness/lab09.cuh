@@ -75,26 +75,26 @@ static inline int lab09_check_cfg(kit_type t, lab09_cfg c, char *msg, size_t len
 }
 
 template <typename T, int E>
-static void lab09_sort_e(T *d_keys, T *d_tmp, int *d_part, int n, lab09_cfg c)
+static void lab09_sort_e(T *d_keys, T *d_tmp, int *d_scratch, int n, lab09_cfg c)
 {
     if constexpr (kit_runner_has<T>(E)) { /* lab09_check_cfg refused the pairs the runner is built without */
         if (c.variant == MS_CF)
-            ms_sort<T, E, MS_CF>(d_keys, d_tmp, d_part, n, c.u);
+            ms_sort<T, E, MS_CF>(d_keys, d_tmp, d_scratch, n, c.u);
         else
-            ms_sort<T, E, MS_BASELINE>(d_keys, d_tmp, d_part, n, c.u);
+            ms_sort<T, E, MS_BASELINE>(d_keys, d_tmp, d_scratch, n, c.u);
     }
 }
 
-/** Sorts d_keys[0 .. n) with the launch c (already checked); scratch d_tmp (n keys) and d_part (ms_tiles ints). */
+/** Sorts d_keys[0 .. n) with the launch c (already checked); scratch d_tmp (n keys) and d_scratch (ms_scratch_ints). */
 template <typename T>
-static void lab09_sort_device(T *d_keys, T *d_tmp, int *d_part, int n, lab09_cfg c)
+static void lab09_sort_device(T *d_keys, T *d_tmp, int *d_scratch, int n, lab09_cfg c)
 {
     switch (c.E) {
-    case 5: lab09_sort_e<T, 5>(d_keys, d_tmp, d_part, n, c); break;
-    case 12: lab09_sort_e<T, 12>(d_keys, d_tmp, d_part, n, c); break;
-    case 15: lab09_sort_e<T, 15>(d_keys, d_tmp, d_part, n, c); break;
-    case 16: lab09_sort_e<T, 16>(d_keys, d_tmp, d_part, n, c); break;
-    case 17: lab09_sort_e<T, 17>(d_keys, d_tmp, d_part, n, c); break;
+    case 5: lab09_sort_e<T, 5>(d_keys, d_tmp, d_scratch, n, c); break;
+    case 12: lab09_sort_e<T, 12>(d_keys, d_tmp, d_scratch, n, c); break;
+    case 15: lab09_sort_e<T, 15>(d_keys, d_tmp, d_scratch, n, c); break;
+    case 16: lab09_sort_e<T, 16>(d_keys, d_tmp, d_scratch, n, c); break;
+    case 17: lab09_sort_e<T, 17>(d_keys, d_tmp, d_scratch, n, c); break;
     }
 }
 
@@ -111,18 +111,18 @@ static inline int lab09_run_guarded(kit_type t, void *keys, int n, lab09_cfg c, 
         return -1;
     size_t size = kit_type_size(t), bytes = (size_t)n * size;
     unsigned char *d_raw, *d_tmp;
-    int *d_part;
+    int *d_scratch;
     CUDA_CHECK(cudaMalloc(&d_raw, bytes + 2 * guard + 1));
     CUDA_CHECK(cudaMemset(d_raw, KIT_GUARD_BYTE, bytes + 2 * guard));
     CUDA_CHECK(cudaMemcpy(d_raw + guard, keys, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMalloc(&d_tmp, bytes + 1));
-    CUDA_CHECK(cudaMalloc(&d_part, (size_t)ms_tiles(n, c.u, c.E) * sizeof(int) + 1));
+    CUDA_CHECK(cudaMalloc(&d_scratch, ms_scratch_ints(n, c.u, c.E) * sizeof(int)));
     kit_not_implemented_reset();
     (void)cudaGetLastError();
     if (t == KIT_TYPE_I32)
-        lab09_sort_device<int32_t>((int32_t *)(d_raw + guard), (int32_t *)d_tmp, d_part, n, c);
+        lab09_sort_device<int32_t>((int32_t *)(d_raw + guard), (int32_t *)d_tmp, d_scratch, n, c);
     else
-        lab09_sort_device<kit_kv32>((kit_kv32 *)(d_raw + guard), (kit_kv32 *)d_tmp, d_part, n, c);
+        lab09_sort_device<kit_kv32>((kit_kv32 *)(d_raw + guard), (kit_kv32 *)d_tmp, d_scratch, n, c);
     cudaError_t e = kit_launch_status();
     int rc = 0;
     if (e != cudaSuccess) {
@@ -140,7 +140,7 @@ static inline int lab09_run_guarded(kit_type t, void *keys, int n, lab09_cfg c, 
     }
     CUDA_CHECK(cudaFree(d_raw));
     CUDA_CHECK(cudaFree(d_tmp));
-    CUDA_CHECK(cudaFree(d_part));
+    CUDA_CHECK(cudaFree(d_scratch));
     return rc;
 }
 

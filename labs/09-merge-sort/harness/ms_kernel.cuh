@@ -53,8 +53,7 @@ KIT_HD inline int ms_shared_elems(int tile)
 
 /**
  * How many of the first `diag` outputs of merging A (n_a keys) with B (n_b keys) come from A: a
- * merge-path search, ties to A. A and B are global-memory pointers (the partition kernel) or
- * views into shared memory (S + offset, the baseline's block merge).
+ * merge-path search, ties to A, in shared memory (A and B are S + offset: the baseline's merges).
  */
 template <typename P>
 __device__ inline int ms_co_rank(P A, int n_a, P B, int n_b, int diag)
@@ -394,6 +393,36 @@ __device__ inline void ms_write_tile(kit_shared<T> S, const T (&key)[E], int cou
 }
 
 /**
+ * The sorted runs' samples, which make a global round's partition short (ms_partition_kernel):
+ * every q = MS_SAMPLE_THREADS * E output positions of a kernel (q divides the tile, as u is a
+ * multiple of 32), the key at the first position of the segment goes to head[] and the key at its
+ * last to tail[]. A segment that the input's end cuts short has no tail.
+ */
+#define MS_SAMPLE_THREADS 8
+
+/** The key type of the samples: the key alone (int32 for both of the kit's types). */
+template <typename T>
+using ms_sample_t = kit_key_t<const T *>;
+
+/**
+ * Writes a thread's samples, for a kernel whose thread number g (over the grid) holds its outputs
+ * g*E .. g*E + count - 1: segment g / MS_SAMPLE_THREADS, whose head is in the first thread of every
+ * MS_SAMPLE_THREADS and its tail in the last. Both kernels call it after their tile is written, so
+ * that every round leaves the samples of what the next round reads. The segment's number is a
+ * shift of g: a 64-bit division of the position by q cost the CF merge kernel about 4% of its time
+ * (results/2026-11-28-h100-h200-sample-partition/).
+ */
+template <typename T, int E>
+__device__ inline void ms_write_samples(const T (&key)[E], int count, ms_sample_t<T> *head, ms_sample_t<T> *tail)
+{
+    const unsigned g = blockIdx.x * blockDim.x + threadIdx.x, segment = g / MS_SAMPLE_THREADS;
+    if (g % MS_SAMPLE_THREADS == 0 && count > 0)
+        head[segment] = kit_key(key, 0);
+    if (g % MS_SAMPLE_THREADS == MS_SAMPLE_THREADS - 1 && count == E)
+        tail[segment] = kit_key(key, E - 1);
+}
+
+/**
  * The pair that thread i merges in the block-sort round of groups of g threads, in a tile of len
  * keys: the first position of its region of g*E slots, and the lengths of its two runs (g*E/2
  * each in a full tile, fewer or none at the end of the input).
@@ -441,11 +470,12 @@ __device__ inline void ms_block_rounds(kit_shared<T> S, int len, int count, T (&
 
 /**
  * The block sort: block b sorts keys [b*u*E, (b+1)*u*E) of `in` (fewer for the last block) into
- * the same place of `out`. Launch: grid ceil(n / (u*E)) blocks of u threads, u a power of two and
- * a multiple of 32; dynamic shared memory ms_shared_elems(u*E) elements of T.
+ * the same place of `out`, and writes their samples (ms_write_samples). Launch: grid
+ * ceil(n / (u*E)) blocks of u threads, u a power of two and a multiple of 32; dynamic shared
+ * memory ms_shared_elems(u*E) elements of T.
  */
 template <typename T, int E, int V>
-__global__ void ms_block_sort_kernel(const T *in, T *out, int n)
+__global__ void ms_block_sort_kernel(const T *in, T *out, int n, ms_sample_t<T> *head, ms_sample_t<T> *tail)
 {
     kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
     const int u = (int)blockDim.x, tile = u * E, i = (int)threadIdx.x;
@@ -471,6 +501,7 @@ __global__ void ms_block_sort_kernel(const T *in, T *out, int n)
     else
         ms_block_rounds<T, E, V, false>(S, len, count, key);
     ms_write_tile<T, E>(S, key, count, out + start, len);
+    ms_write_samples<T, E>(key, count, head, tail);
 }
 
 /** The pair of runs of length s that output position o (of n) belongs to: its first key, and the lengths of its A and B. */
@@ -482,14 +513,40 @@ KIT_HD inline void ms_pair_of(long long o, int n, long long s, long long *first,
     *n_b = (int)(rest - *n_a < s ? rest - *n_a : s);
 }
 
+/** The first x in [lo, hi) at which pred(x) is false, or hi, for a pred that is true and then false: a bisection. */
+template <typename Pred>
+__device__ inline int ms_first_false(int lo, int hi, Pred pred)
+{
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1);
+        if (pred(mid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /**
  * A global round's partition: for tile t (outputs t*tile ...), how many of its pair's outputs
- * before the tile come from A (a merge-path search in global memory, ties to A), in part[t].
- * Launch: any grid of 1-D blocks covering `tiles` threads.
+ * before the tile come from A (a merge-path search, ties to A), in part[t]; one thread a tile.
+ * The question at A's position mid is whether A's key mid comes before B's key diag - 1 - mid
+ * (true, then false). A bisection of the keys waits on log2(s) dependent reads of DRAM, so the
+ * search asks in two steps:
+ * - by bisection at the samples' positions mid = i*q, over head[] and tail[] (ms_write_samples),
+ *   which are q times smaller, eight to a 32-byte sector: A's key i*q is the head of a segment
+ *   and, as diag and both runs start at multiples of q, B's key diag - 1 - i*q is the tail of one;
+ * - then by bisection of the keys in the window of fewer than q positions that step leaves.
+ * At 71,303,168 keys on an H100 the 14 partitions take 182 us this way, 363 us by bisection of the
+ * keys alone. One thread a tile also beat 4, 8 or 32 lanes a tile that ask at the last samples and
+ * at the window's keys at once: with them the sort was 0.5 to 3% slower at 2^28
+ * (results/2026-11-28-h100-h200-sample-partition/). Launch (ms_partition): one thread per tile.
  */
-template <typename T>
-__global__ void ms_partition_kernel(const T *keys, int n, int s, int tile, int tiles, int *part)
+template <typename T, int E>
+__global__ void ms_partition_kernel(const T *keys, int n, int s, int tile, int tiles, const ms_sample_t<T> *head,
+                                    const ms_sample_t<T> *tail, int *part)
 {
+    const int q = MS_SAMPLE_THREADS * E;
     int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (t >= tiles)
         return;
@@ -497,18 +554,39 @@ __global__ void ms_partition_kernel(const T *keys, int n, int s, int tile, int t
     int n_a, n_b;
     ms_pair_of((long long)t * tile, n, s, &first, &n_a, &n_b);
     int diag = (int)((long long)t * tile - first);
-    part[t] = ms_co_rank(keys + first, n_a, keys + first + n_a, n_b, diag);
+    const T *A = keys + first, *B = keys + first + n_a;
+    int lo = diag > n_b ? diag - n_b : 0, hi = diag < n_a ? diag : n_a;
+    /* samples i0 .. i1-1 lie in [lo, hi); B's key diag - 1 - i*q is the tail of segment tb - i
+       (when n_b is 0 the range is empty and tb is not used) */
+    long long ha = first / q, tb = (first + n_a + diag) / q - 1;
+    int i0 = (lo + q - 1) / q, i1 = (hi + q - 1) / q;
+    int c = ms_first_false(i0, i1, [&](int i) { return head[ha + i] <= tail[tb - i]; });
+    if (c > i0) /* A's key (c-1)*q comes before: so does every one up to it */
+        lo = (c - 1) * q + 1;
+    if (c < i1) /* A's key c*q does not */
+        hi = c * q;
+    part[t] = ms_first_false(lo, hi, [&](int mid) { return kit_key(A, mid) <= kit_key(B, diag - 1 - mid); });
+}
+
+/** Launches the partition of the round of runs of s keys (ms_partition_kernel): part[t] for each of the tiles of `tile` keys. */
+template <typename T, int E>
+void ms_partition(const T *keys, int n, int s, int tile, int tiles, const ms_sample_t<T> *head,
+                  const ms_sample_t<T> *tail, int *part)
+{
+    KIT_LAUNCH((ms_partition_kernel<T, E>), (tiles + 255) / 256, 256, 0, keys, n, s, tile, tiles, head, tail, part);
 }
 
 /**
  * A global round's merge: block t merges tile t of the round's output (runs of s keys of `in`,
  * merged in pairs into `out`), with the split part[] from ms_partition_kernel. The tile's part of
  * A and of B go to shared memory (A then B for the baseline, the CF layout for MS_CF), each
- * thread merges E outputs, and the block writes the tile back coalesced. Launch: one block of u
- * threads per tile (u a multiple of 32); dynamic shared memory ms_shared_elems(u*E) elements of T.
+ * thread merges E outputs, and the block writes the tile back coalesced, then its samples (for the
+ * next round's partition). Launch: one block of u threads per tile (u a multiple of 32); dynamic
+ * shared memory ms_shared_elems(u*E) elements of T.
  */
 template <typename T, int E, int V>
-__global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *part)
+__global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *part, ms_sample_t<T> *head,
+                                ms_sample_t<T> *tail)
 {
     kit_shared<T> S = KIT_DYNAMIC_SHARED(T);
     const int u = (int)blockDim.x, tile = u * E, i = (int)threadIdx.x, t = (int)blockIdx.x;
@@ -545,26 +623,48 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
     else
         ms_merge_share<T, E, V, false>(S, 0, n_a, tile, n_a, n_b, i * E, key);
     ms_write_tile<T, E>(S, key, count, out + o0, len);
+    ms_write_samples<T, E>(key, count, head, tail);
 }
 
-/** Tiles of a sort of n keys with u threads and E keys per thread: the size of the partition array ms_sort needs. */
+/** Tiles of a sort of n keys with u threads and E keys per thread. */
 KIT_HD inline int ms_tiles(int n, int u, int E)
 {
     return (int)(((long long)n + (long long)u * E - 1) / ((long long)u * E));
 }
 
+/** Samples of each kind (head, tail) for n keys with E keys per thread: one a segment of MS_SAMPLE_THREADS * E positions. */
+KIT_HD inline int ms_samples(int n, int E)
+{
+    return n / (MS_SAMPLE_THREADS * E) + 1;
+}
+
+/** The ints of scratch ms_sort needs besides d_tmp: the partition (a tile's split each), then both kinds of samples. */
+KIT_HD inline size_t ms_scratch_ints(int n, int u, int E)
+{
+    return (size_t)ms_tiles(n, u, E) + 2 * (size_t)ms_samples(n, E);
+}
+
+/** Where in that scratch the samples' heads start (after the partition); their tails follow ms_samples(n, E) later. */
+KIT_HD inline size_t ms_heads_at(int n, int u, int E)
+{
+    return (size_t)ms_tiles(n, u, E);
+}
+
 /**
  * Sorts d_keys[0 .. n) on the device, stably, with variant V, E keys per thread and u threads
- * per block (a power of two, 32 .. 512, as lab09_check_cfg allows). d_tmp holds n keys and d_part
- * ms_tiles(n, u, E) ints of scratch. The result is in d_keys. Launch errors are left for
- * cudaGetLastError().
+ * per block (a power of two, 32 .. 512, as lab09_check_cfg allows). d_tmp holds n keys, and
+ * d_scratch ms_scratch_ints(n, u, E) ints: the partition, then the samples' heads and tails. The
+ * result is in d_keys. Launch errors are left for cudaGetLastError().
  */
 template <typename T, int E, int V>
-void ms_sort(T *d_keys, T *d_tmp, int *d_part, int n, int u)
+void ms_sort(T *d_keys, T *d_tmp, int *d_scratch, int n, int u)
 {
+    static_assert(sizeof(ms_sample_t<T>) == sizeof(int), "a sample is one int of scratch");
     if (n <= 0)
         return;
     int tile = u * E, tiles = ms_tiles(n, u, E);
+    int *d_part = d_scratch;
+    ms_sample_t<T> *head = (ms_sample_t<T> *)(d_scratch + ms_heads_at(n, u, E)), *tail = head + ms_samples(n, E);
     size_t bytes = (size_t)ms_shared_elems(tile) * sizeof(T);
     KIT_ALLOW_SHARED((ms_block_sort_kernel<T, E, V>), bytes);
     KIT_ALLOW_SHARED((ms_merge_kernel<T, E, V>), bytes);
@@ -574,10 +674,10 @@ void ms_sort(T *d_keys, T *d_tmp, int *d_part, int n, int u)
         rounds++;
     T *src = rounds % 2 == 0 ? d_keys : d_tmp, *dst = rounds % 2 == 0 ? d_tmp : d_keys;
     /* in place when src is d_keys: a block reads its tile before it writes */
-    KIT_LAUNCH((ms_block_sort_kernel<T, E, V>), tiles, u, bytes, d_keys, src, n);
+    KIT_LAUNCH((ms_block_sort_kernel<T, E, V>), tiles, u, bytes, d_keys, src, n, head, tail);
     for (long long s = tile; s < n; s *= 2) {
-        KIT_LAUNCH(ms_partition_kernel<T>, (tiles + 255) / 256, 256, 0, src, n, (int)s, tile, tiles, d_part);
-        KIT_LAUNCH((ms_merge_kernel<T, E, V>), tiles, u, bytes, src, dst, n, (int)s, d_part);
+        ms_partition<T, E>(src, n, (int)s, tile, tiles, head, tail, d_part);
+        KIT_LAUNCH((ms_merge_kernel<T, E, V>), tiles, u, bytes, src, dst, n, (int)s, d_part, head, tail);
         T *swap = src;
         src = dst;
         dst = swap;

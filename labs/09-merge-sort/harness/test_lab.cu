@@ -172,6 +172,105 @@ static void pair_cases(void)
 static void test_pair_baseline(void) { pair_cases<MS_BASELINE>(); }
 static void test_pair_cf(void) { pair_cases<MS_CF>(); }
 
+/* Thread g of the grid holds keys g*E ... of `keys`, as a kernel's output, and writes their samples: ms_write_samples. */
+template <typename T, int E>
+__global__ void lab09_samples_kernel(const T *keys, int n, ms_sample_t<T> *head, ms_sample_t<T> *tail)
+{
+    long long pos = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * E;
+    int count = n - pos < 0 ? 0 : n - pos < E ? (int)(n - pos) : E;
+    T key[E] = {};
+    for (int t = 0; t < count; t++)
+        key[t] = keys[pos + t];
+    ms_write_samples<T, E>(key, count, head, tail);
+}
+
+/* qsort's order of two keys of type t (kv32 by key alone). */
+static int lab09_key_of(kit_type t, const void *a, size_t x)
+{
+    return t == KIT_TYPE_I32 ? ((const int32_t *)a)[x] : ((const kit_kv32 *)a)[x].key;
+}
+static int lab09_cmp_i32(const void *a, const void *b) { return (*(const int32_t *)a > *(const int32_t *)b) - (*(const int32_t *)a < *(const int32_t *)b); }
+static int lab09_cmp_kv32(const void *a, const void *b)
+{
+    int32_t x = ((const kit_kv32 *)a)->key, y = ((const kit_kv32 *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/*
+ * n keys in sorted runs of s (s a multiple of u*E): the samples that ms_write_samples leaves, then
+ * every tile's split from ms_partition_kernel, against a host merge of each pair (ties to A).
+ * 0 if right.
+ */
+template <typename T, int E>
+static int check_partition(int u, int n, int s, kit_gen gen, uint64_t seed)
+{
+    kit_type t = sizeof(T) == 4 ? KIT_TYPE_I32 : KIT_TYPE_KV32;
+    int tile = u * E, tiles = ms_tiles(n, u, E), q = MS_SAMPLE_THREADS * E, ns = ms_samples(n, E);
+    T *keys = (T *)kit_xmalloc((size_t)n * sizeof(T) + 1);
+    kit_gen_array(t, keys, (size_t)n, gen, seed);
+    for (int f = 0; f < n; f += s)
+        qsort(keys + f, (size_t)(n - f < s ? n - f : s), sizeof(T), t == KIT_TYPE_I32 ? lab09_cmp_i32 : lab09_cmp_kv32);
+    T *d_keys = (T *)kit_device_copy(keys, (size_t)n * sizeof(T) + 1);
+    int *d_scratch, *part = (int *)kit_xmalloc(ms_scratch_ints(n, u, E) * sizeof(int));
+    CUDA_CHECK(cudaMalloc(&d_scratch, ms_scratch_ints(n, u, E) * sizeof(int)));
+    CUDA_CHECK(cudaMemset(d_scratch, 0x5a, ms_scratch_ints(n, u, E) * sizeof(int))); /* a tail cut short keeps this */
+    ms_sample_t<T> *d_head = (ms_sample_t<T> *)(d_scratch + ms_heads_at(n, u, E)), *d_tail = d_head + ns;
+    KIT_LAUNCH((lab09_samples_kernel<T, E>), tiles, u, 0, d_keys, n, d_head, d_tail);
+    ms_partition<T, E>(d_keys, n, s, tile, tiles, d_head, d_tail, d_scratch);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(part, d_scratch, ms_scratch_ints(n, u, E) * sizeof(int), cudaMemcpyDeviceToHost));
+    const int *head = part + ms_heads_at(n, u, E), *tail = head + ns;
+    int bad = 0;
+    for (int j = 0; j * q < n && !bad; j++) {
+        int want_tail = (j + 1) * q <= n ? lab09_key_of(t, keys, (size_t)j * q + q - 1) : 0x5a5a5a5a;
+        if (head[j] != lab09_key_of(t, keys, (size_t)j * q) || tail[j] != want_tail) {
+            kit_test_fail(__FILE__, __LINE__, "ms_write_samples E=%d u=%d n=%d: segment %d has head %d and tail %d, expected %d and %d",
+                          E, u, n, j, head[j], tail[j], lab09_key_of(t, keys, (size_t)j * q), want_tail);
+            bad = 1;
+        }
+    }
+    for (int x = 0; x < tiles && !bad; x++) {
+        long long first;
+        int n_a, n_b, a = 0, b = 0;
+        ms_pair_of((long long)x * tile, n, s, &first, &n_a, &n_b);
+        for (long long o = first; o < (long long)x * tile; o++) /* the stable merge's first outputs, ties to A */
+            if (b >= n_b || (a < n_a && lab09_key_of(t, keys, first + a) <= lab09_key_of(t, keys, first + n_a + b)))
+                a++;
+            else
+                b++;
+        if (part[x] != a) {
+            kit_test_fail(__FILE__, __LINE__, "ms_partition_kernel E=%d u=%d n=%d s=%d %s %s: tile %d's split is %d, expected %d", E, u,
+                          n, s, kit_type_name(t), kit_gen_name(gen), x, part[x], a);
+            bad = 1;
+        }
+    }
+    cudaFree(d_keys);
+    cudaFree(d_scratch);
+    free(keys);
+    free(part);
+    return bad;
+}
+
+/*
+ * Runs of every length a sort of 8 tiles has, with a short last pair, ties across the samples (four
+ * keys) and kv32; 126 tiles, whose longest runs hold 256 samples; and (17, 256).
+ */
+static void test_partition(void)
+{
+    const int u = 32, tile = 32 * 5;
+    const int ns[] = {8 * tile, 8 * tile - 7, 5 * tile + 3, 3 * tile, tile + 1, 125 * tile + 13};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
+        for (int s = tile; s < ns[k]; s *= 2)
+            if (check_partition<int32_t, 5>(u, ns[k], s, KIT_GEN_FEW_UNIQUE, k) ||
+                check_partition<int32_t, 5>(u, ns[k], s, KIT_GEN_DUPLICATES, k) ||
+                check_partition<kit_kv32, 5>(u, ns[k], s, KIT_GEN_RANDOM, k))
+                return;
+    for (int s = 256 * 17; s < 4 * 256 * 17 + 100; s *= 2)
+        if (check_partition<int32_t, 17>(256, 4 * 256 * 17 + 100, s, KIT_GEN_DUPLICATES, 7))
+            return;
+}
+
 /* ms_register_merge on int32, one case per thread: the registers and origins as ms_cf_gather leaves them, and the count. */
 template <int E, bool FULL>
 __global__ void lab09_register_merge_kernel(const int32_t *keys, const int *origins, const int *counts, int cases, int32_t *out)
@@ -478,6 +577,7 @@ static void register_tests(void)
     kit_test_add(d, "baseline: input shapes, (15, 512), (17, 256) and (16, 256)", test_shapes_baseline);
     kit_test_add(d, "CF: input shapes, (15, 512), (17, 256) and (16, 256)", test_shapes_cf);
     kit_test_add(d, "bad launches and types are refused", test_refused);
+    kit_test_add(d, "ms_partition_kernel over ms_write_samples: every tile's split, ties across samples", test_partition);
     kit_test_device_suite_ready(d);
     CU_pSuite s = kit_test_suite("lab09 conflicts (simulator)");
     kit_test_add(s, "the CF gather: 0 conflicts in every block-sort round", test_gather_conflict_free);
