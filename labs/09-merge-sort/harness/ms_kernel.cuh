@@ -528,6 +528,17 @@ __device__ inline int ms_first_false(int lo, int hi, Pred pred)
 }
 
 /**
+ * The keys' window that the samples leave to a merge-path search over [lo, hi): c is the first of
+ * the sample positions i*q in [lo, hi) (i from ceil(lo/q)) whose question is answered no, or the
+ * first past them. The answer lies in [*w_lo, *w_hi], fewer than q positions, within [lo, hi].
+ */
+KIT_HD inline void ms_sample_window(int lo, int hi, int q, int c, int *w_lo, int *w_hi)
+{
+    *w_lo = c > (lo + q - 1) / q ? (c - 1) * q + 1 : lo; /* A's key (c-1)*q comes before: so does every one up to it */
+    *w_hi = c < (hi + q - 1) / q ? c * q : hi;           /* A's key c*q does not */
+}
+
+/**
  * A global round's partition: for tile t (outputs t*tile ...), how many of its pair's outputs
  * before the tile come from A (a merge-path search, ties to A), in part[t]; one thread a tile.
  * The question at A's position mid is whether A's key mid comes before B's key diag - 1 - mid
@@ -561,10 +572,7 @@ __global__ void ms_partition_kernel(const T *keys, int n, int s, int tile, int t
     long long ha = first / q, tb = (first + n_a + diag) / q - 1;
     int i0 = (lo + q - 1) / q, i1 = (hi + q - 1) / q;
     int c = ms_first_false(i0, i1, [&](int i) { return head[ha + i] <= tail[tb - i]; });
-    if (c > i0) /* A's key (c-1)*q comes before: so does every one up to it */
-        lo = (c - 1) * q + 1;
-    if (c < i1) /* A's key c*q does not */
-        hi = c * q;
+    ms_sample_window(lo, hi, q, c, &lo, &hi);
     part[t] = ms_first_false(lo, hi, [&](int mid) { return kit_key(A, mid) <= kit_key(B, diag - 1 - mid); });
 }
 

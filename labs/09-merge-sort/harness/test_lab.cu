@@ -184,18 +184,6 @@ __global__ void lab09_samples_kernel(const T *keys, int n, ms_sample_t<T> *head,
     ms_write_samples<T, E>(key, count, head, tail);
 }
 
-/* qsort's order of two keys of type t (kv32 by key alone). */
-static int lab09_key_of(kit_type t, const void *a, size_t x)
-{
-    return t == KIT_TYPE_I32 ? ((const int32_t *)a)[x] : ((const kit_kv32 *)a)[x].key;
-}
-static int lab09_cmp_i32(const void *a, const void *b) { return (*(const int32_t *)a > *(const int32_t *)b) - (*(const int32_t *)a < *(const int32_t *)b); }
-static int lab09_cmp_kv32(const void *a, const void *b)
-{
-    int32_t x = ((const kit_kv32 *)a)->key, y = ((const kit_kv32 *)b)->key;
-    return (x > y) - (x < y);
-}
-
 /*
  * n keys in sorted runs of s (s a multiple of u*E): the samples that ms_write_samples leaves, then
  * every tile's split from ms_partition_kernel, against a host merge of each pair (ties to A).
@@ -209,7 +197,7 @@ static int check_partition(int u, int n, int s, kit_gen gen, uint64_t seed)
     T *keys = (T *)kit_xmalloc((size_t)n * sizeof(T) + 1);
     kit_gen_array(t, keys, (size_t)n, gen, seed);
     for (int f = 0; f < n; f += s)
-        qsort(keys + f, (size_t)(n - f < s ? n - f : s), sizeof(T), t == KIT_TYPE_I32 ? lab09_cmp_i32 : lab09_cmp_kv32);
+        kit_sort(t, keys + f, (size_t)(n - f < s ? n - f : s));
     T *d_keys = (T *)kit_device_copy(keys, (size_t)n * sizeof(T) + 1);
     int *d_scratch, *part = (int *)kit_xmalloc(ms_scratch_ints(n, u, E) * sizeof(int));
     CUDA_CHECK(cudaMalloc(&d_scratch, ms_scratch_ints(n, u, E) * sizeof(int)));
@@ -223,10 +211,10 @@ static int check_partition(int u, int n, int s, kit_gen gen, uint64_t seed)
     const int *head = part + ms_heads_at(n, u, E), *tail = head + ns;
     int bad = 0;
     for (int j = 0; j * q < n && !bad; j++) {
-        int want_tail = (j + 1) * q <= n ? lab09_key_of(t, keys, (size_t)j * q + q - 1) : 0x5a5a5a5a;
-        if (head[j] != lab09_key_of(t, keys, (size_t)j * q) || tail[j] != want_tail) {
+        int want_tail = (j + 1) * q <= n ? (int)kit_key_at(t, keys, (size_t)j * q + q - 1) : 0x5a5a5a5a;
+        if (head[j] != kit_key_at(t, keys, (size_t)j * q) || tail[j] != want_tail) {
             kit_test_fail(__FILE__, __LINE__, "ms_write_samples E=%d u=%d n=%d: segment %d has head %d and tail %d, expected %d and %d",
-                          E, u, n, j, head[j], tail[j], lab09_key_of(t, keys, (size_t)j * q), want_tail);
+                          E, u, n, j, head[j], tail[j], (int)kit_key_at(t, keys, (size_t)j * q), want_tail);
             bad = 1;
         }
     }
@@ -235,7 +223,7 @@ static int check_partition(int u, int n, int s, kit_gen gen, uint64_t seed)
         int n_a, n_b, a = 0, b = 0;
         ms_pair_of((long long)x * tile, n, s, &first, &n_a, &n_b);
         for (long long o = first; o < (long long)x * tile; o++) /* the stable merge's first outputs, ties to A */
-            if (b >= n_b || (a < n_a && lab09_key_of(t, keys, first + a) <= lab09_key_of(t, keys, first + n_a + b)))
+            if (b >= n_b || (a < n_a && kit_key_at(t, keys, first + a) <= kit_key_at(t, keys, first + n_a + b)))
                 a++;
             else
                 b++;
@@ -253,13 +241,39 @@ static int check_partition(int u, int n, int s, kit_gen gen, uint64_t seed)
 }
 
 /*
+ * ms_sample_window against every answer of every range [lo, hi) of 0 .. 50 for a few q: the search's
+ * answer is the first x with x >= ans, so sample i says no when i*q >= ans. The window must lie in
+ * [lo, hi], hold the answer and fewer than q positions.
+ */
+static void test_sample_window(void)
+{
+    const int qs[] = {1, 2, 3, 5, 8, 40};
+    for (size_t k = 0; k < sizeof qs / sizeof qs[0]; k++)
+        for (int lo = 0, q = qs[k]; lo <= 50; lo++)
+            for (int hi = lo; hi <= 50; hi++)
+                for (int ans = lo; ans <= hi; ans++) {
+                    int i0 = (lo + q - 1) / q, i1 = (hi + q - 1) / q, c = i0, w_lo, w_hi;
+                    while (c < i1 && c * q < ans)
+                        c++;
+                    ms_sample_window(lo, hi, q, c, &w_lo, &w_hi);
+                    if (w_lo < lo || w_hi > hi || ans < w_lo || ans > w_hi || w_hi - w_lo >= q) {
+                        kit_test_fail(__FILE__, __LINE__, "ms_sample_window(lo %d, hi %d, q %d, c %d) gave [%d, %d], expected "
+                                      "within [%d, %d], fewer than q positions, holding the answer %d", lo, hi, q, c,
+                                      w_lo, w_hi, lo, hi, ans);
+                        return;
+                    }
+                }
+}
+
+/*
  * Runs of every length a sort of 8 tiles has, with a short last pair, ties across the samples (four
- * keys) and kv32; 126 tiles, whose longest runs hold 256 samples; and (17, 256).
+ * keys) and kv32; a last segment whose tail thread holds a few keys (8 tiles less 2: no tail);
+ * 126 tiles, whose longest runs hold 256 samples; and (17, 256).
  */
 static void test_partition(void)
 {
     const int u = 32, tile = 32 * 5;
-    const int ns[] = {8 * tile, 8 * tile - 7, 5 * tile + 3, 3 * tile, tile + 1, 125 * tile + 13};
+    const int ns[] = {8 * tile, 8 * tile - 7, 8 * tile - 2, 5 * tile + 3, 3 * tile, tile + 1, 125 * tile + 13};
     for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
         for (int s = tile; s < ns[k]; s *= 2)
             if (check_partition<int32_t, 5>(u, ns[k], s, KIT_GEN_FEW_UNIQUE, k) ||
@@ -578,6 +592,7 @@ static void register_tests(void)
     kit_test_add(d, "CF: input shapes, (15, 512), (17, 256) and (16, 256)", test_shapes_cf);
     kit_test_add(d, "bad launches and types are refused", test_refused);
     kit_test_add(d, "ms_partition_kernel over ms_write_samples: every tile's split, ties across samples", test_partition);
+    kit_test_add(d, "ms_sample_window: the keys' window holds the answer, within the range", test_sample_window);
     kit_test_device_suite_ready(d);
     CU_pSuite s = kit_test_suite("lab09 conflicts (simulator)");
     kit_test_add(s, "the CF gather: 0 conflicts in every block-sort round", test_gather_conflict_free);
