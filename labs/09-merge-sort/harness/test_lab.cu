@@ -199,15 +199,16 @@ static int check_partition(int u, int n, int s, kit_gen gen, uint64_t seed)
     for (int f = 0; f < n; f += s)
         kit_sort(t, keys + f, (size_t)(n - f < s ? n - f : s));
     T *d_keys = (T *)kit_device_copy(keys, (size_t)n * sizeof(T) + 1);
-    int *d_scratch, *part = (int *)kit_xmalloc(ms_scratch_ints(n, u, E) * sizeof(int));
-    CUDA_CHECK(cudaMalloc(&d_scratch, ms_scratch_ints(n, u, E) * sizeof(int)));
-    CUDA_CHECK(cudaMemset(d_scratch, 0x5a, ms_scratch_ints(n, u, E) * sizeof(int))); /* a tail cut short keeps this */
+    size_t bytes = ms_scratch_ints(n, u, E) * sizeof(int);
+    int *d_scratch, *part = (int *)kit_xmalloc(bytes);
+    CUDA_CHECK(cudaMalloc(&d_scratch, bytes));
+    CUDA_CHECK(cudaMemset(d_scratch, 0x5a, bytes)); /* a tail cut short keeps this */
     ms_sample_t<T> *d_head = (ms_sample_t<T> *)(d_scratch + ms_heads_at(n, u, E)), *d_tail = d_head + ns;
     KIT_LAUNCH((lab09_samples_kernel<T, E>), tiles, u, 0, d_keys, n, d_head, d_tail);
     ms_partition<T, E>(d_keys, n, s, tile, tiles, d_head, d_tail, d_scratch);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(part, d_scratch, ms_scratch_ints(n, u, E) * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(part, d_scratch, bytes, cudaMemcpyDeviceToHost));
     const int *head = part + ms_heads_at(n, u, E), *tail = head + ns;
     int bad = 0;
     for (int j = 0; j * q < n && !bad; j++) {
