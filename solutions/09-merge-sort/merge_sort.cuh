@@ -121,11 +121,14 @@ __device__ inline void ms_cf_gather(kit_shared<T> S, int base, int region, int a
                                     T (&key)[E], int (&origin)[E])
 {
     //@answer
+    const int k = a_i % E, at = base + a_i - k, to_b = region - E - a_i - b_i, k_b = k + n_a;
     KIT_UNROLL
     for (int j = 0; j < E; j++) {
-        int o, pos = cf_gather_index(j, a_i, b_i, n_a, E, region, &o);
-        key[j] = S[ms_slot<E>(base + pos)];
-        origin[j] = (o < count) ? o : E + j;
+        int off = j < k ? j + E : j;
+        bool from_b = off >= k_b;
+        key[j] = S[ms_slot<E>(at + off + (from_b ? to_b : 0))];
+        int o = from_b ? k_b + E - 1 - off : off - k;
+        origin[j] = o < count ? o : E + j;
     }
     //@skeleton
     //@ /* Your code here: E rounds of lab 7's gather, offset by the region's base. */

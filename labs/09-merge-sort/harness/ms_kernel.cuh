@@ -126,28 +126,51 @@ struct ms_merge_item<T, true> {
 };
 
 /**
- * Sorts a thread's E keys by (key, origin) with E passes of odd-even transposition (static indices
- * only, the passes in pairs as lab 7's cf_odd_even_sort); keys with origin >= count go last. The
- * comparators work on ms_merge_item: plain keys alone (equal values are indistinguishable, so the
- * result is the stable sort's), key-value pairs as one (key, origin) word and the value. FULL says
- * that count is E (a full tile), so that no key needs the test.
+ * Batcher's merge exchange on E keys (Knuth, TAOCP vol. 3, algorithm 5.2.2M: odd-even merges of
+ * runs of 1, 2, 4, ... keys) as a list of comparators (lo[c], hi[c]), lo[c] < hi[c], computed at
+ * compile time. For E not a power of two it is the network of the next power of two without the
+ * comparators that reach past E: those would compare with a largest key and never exchange. For
+ * E = 17 it has 85 comparators, where E passes of odd-even transposition (CUB's
+ * StableOddEvenSort) have 136.
+ */
+template <int E>
+struct ms_sort_network {
+    int lo[E * E], hi[E * E]; /**< comparator c orders keys lo[c] and hi[c] */
+    int n;                     /**< the comparators, fewer than E * E */
+    static constexpr KIT_HD ms_sort_network make()
+    {
+        ms_sort_network w{};
+        for (int p = 1; p < E; p *= 2) /* merge runs of p keys into runs of 2p */
+            for (int k = p; k >= 1; k /= 2)
+                for (int j = k % p; j + k < E; j += 2 * k)
+                    for (int i = 0; i < k && i + j + k < E; i++)
+                        if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) { /* both in one merge */
+                            w.lo[w.n] = i + j;
+                            w.hi[w.n] = i + j + k;
+                            w.n++;
+                        }
+        return w;
+    }
+};
+
+/**
+ * Sorts a thread's E keys by (key, origin) with ms_sort_network; keys with origin >= count go
+ * last. Any network sorts stably here: the comparators work on ms_merge_item, plain keys alone
+ * (equal values are indistinguishable) and key-value pairs as one (key, origin) word, a strict
+ * order. FULL says that count is E (a full tile), so that no key needs the test.
  */
 template <typename T, int E, bool FULL = false>
 __device__ inline void ms_register_sort(T (&key)[E], int (&origin)[E], int count)
 {
     typedef ms_merge_item<T> R;
+    constexpr ms_sort_network<E> net = ms_sort_network<E>::make();
     R r[E];
     KIT_UNROLL
     for (int j = 0; j < E; j++)
         r[j] = FULL || origin[j] < count ? R::make(key[j], origin[j]) : R::largest();
-    for (int pair = 0; pair < (E + 1) / 2; pair++) {
-        KIT_UNROLL
-        for (int p = 0; p + 1 < E; p += 2)
-            ms_min_max(r[p], r[p + 1]);
-        KIT_UNROLL
-        for (int p = 1; p + 1 < E; p += 2)
-            ms_min_max(r[p], r[p + 1]);
-    }
+    KIT_UNROLL
+    for (int c = 0; c < net.n; c++)
+        ms_min_max(r[net.lo[c]], r[net.hi[c]]);
     KIT_UNROLL
     for (int j = 0; j < E; j++)
         key[j] = r[j].key();
@@ -607,18 +630,20 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
     int n_a = a1 - a0, n_b = len - n_a;
     const T *A = in + first + a0, *B = in + first + pair_a + (d0 - a0);
     T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
-    if (len == tile) { /* a full tile: the E loads of a thread all in flight before its stores */
+    if (len == tile) {
+        /* A full tile: the E loads of a thread all in flight before its stores. Thread i fills
+           positions i, i + u, ...: the baseline's A then B, or the CF layout, where B's key y is at
+           tile - 1 - y, so that position p >= n_a holds B's key tile - 1 - p (a load at a reversed
+           address, and a store at a position known at compile time but for i). */
         T v[E];
         KIT_UNROLL
         for (int r = 0; r < E; r++) {
-            int x = i + r * u;
-            v[r] = *(x < n_a ? A + x : B + (x - n_a));
+            int p = i + r * u;
+            v[r] = *(p < n_a ? A + p : B + (V == MS_BASELINE ? p - n_a : tile - 1 - p));
         }
         KIT_UNROLL
-        for (int r = 0; r < E; r++) {
-            int x = i + r * u;
-            S[V == MS_BASELINE ? x : ms_slot<E>(ms_cf_position(x, n_a, tile))] = v[r];
-        }
+        for (int r = 0; r < E; r++)
+            S[V == MS_BASELINE ? i + r * u : ms_slot<E>(i + r * u)] = v[r];
     } else { /* the last tile: a thread's trip count may be one more than its warp's others' */
         KIT_NO_UNROLL
         for (int x = i; x < len; x += u)
