@@ -29,7 +29,8 @@
  * What makes it fast (each measured, results/README.md): a full tile's loads all in flight
  * before the stores to shared memory; the CF variant's block-sort rounds of groups within one
  * warp synchronized by the warp alone; no origins and no masks when a tile is full; a register
- * merge that never rotates the registers back.
+ * merge that never rotates the registers back; a register sort by Batcher's merge exchange; a
+ * gather that works out once a thread what does not change from key to key.
  */
 #ifndef LAB09_MERGE_SORT_CUH
 #define LAB09_MERGE_SORT_CUH

@@ -72,6 +72,42 @@ static void test_slot(void)
         CU_PASS("ms_slot is cf_slot");
 }
 
+/* ms_sort_network<E>: comparators inside 0 .. E-1 that sort every input of 0s and 1s, which by the
+   0-1 principle means every input; 1 if so. */
+template <int E>
+static int network_sorts(void)
+{
+    constexpr ms_sort_network<E> net = ms_sort_network<E>::make();
+    for (int c = 0; c < net.n; c++)
+        if (net.lo[c] < 0 || net.lo[c] >= net.hi[c] || net.hi[c] >= E) {
+            kit_test_fail(__FILE__, __LINE__, "E=%d: comparator %d orders %d and %d", E, c, net.lo[c], net.hi[c]);
+            return 0;
+        }
+    for (uint32_t x = 0; x < (1u << E); x++) {
+        int v[E];
+        for (int j = 0; j < E; j++)
+            v[j] = (int)(x >> j & 1u);
+        for (int c = 0; c < net.n; c++)
+            if (v[net.lo[c]] > v[net.hi[c]]) {
+                v[net.lo[c]] = 0;
+                v[net.hi[c]] = 1;
+            }
+        for (int j = 0; j + 1 < E; j++)
+            if (v[j] > v[j + 1]) {
+                kit_test_fail(__FILE__, __LINE__, "E=%d: the 0-1 input 0x%x comes out unsorted at %d", E, (unsigned)x, j);
+                return 0;
+            }
+    }
+    return 1;
+}
+static void test_sort_network(void)
+{
+    if (network_sorts<5>() && network_sorts<12>() && network_sorts<15>() && network_sorts<16>() && network_sorts<17>()) {
+        CU_ASSERT_EQUAL(ms_sort_network<16>::make().n, 63); /* Batcher's odd-even merge sort of 16 */
+        CU_ASSERT_EQUAL(ms_sort_network<17>::make().n, 85);
+    }
+}
+
 /* The exchange's padding: every tile position gets its own slot inside ms_shared_elems(). */
 static void test_exchange_slot(void)
 {
@@ -581,6 +617,7 @@ static void register_tests(void)
     kit_test_add(h, "ms_cf_position: A forwards, B reversed", test_cf_position);
     kit_test_add(h, "ms_exchange_slot: padded for even E, one slot each", test_exchange_slot);
     kit_test_add(h, "ms_slot: lab 7's cf_slot with E at compile time", test_slot);
+    kit_test_add(h, "ms_sort_network: sorts every 0-1 input for every E", test_sort_network);
     CU_pSuite p = kit_test_suite("lab09 one merge of a pair");
     kit_test_add(p, "baseline (ms_serial_merge): every split, stable", test_pair_baseline);
     kit_test_add(p, "CF (ms_cf_gather and the register sort): every split, stable", test_pair_cf);
