@@ -135,7 +135,7 @@ __device__ inline void ms_cf_gather(kit_shared<T> S, int base, int region, int a
         bool from_b = off >= k_b;
         key[j] = S[ms_slot<E>(at + off + (from_b ? to_b : 0))];
         int o = from_b ? k_b + E - 1 - off : off - k;
-        origin[j] = o < count ? o : E + j;
+        origin[j] = (o < count) ? o : E + j;
     }
     //@skeleton
     //@ /* Your code here: E rounds of lab 7's gather, offset by the region's base. */

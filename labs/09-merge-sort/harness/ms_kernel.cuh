@@ -635,10 +635,10 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
            x = i, i + u, ... of the tile (A's, then B's). BY_POSITION: CF on 4-byte keys takes the
            key at position x of the CF layout instead, where B's key y sits at tile - 1 - y, so that
            position x >= n_a holds B's key tile - 1 - x: a load at a reversed address, and a store
-           at x, known at compile time but for i (about 90 instructions fewer a thread for E = 17).
-           For 8-byte keys the reversed address costs registers: 72 against 64, a block fewer on
-           each SM, and the sort of pairs 4.8% slower on the H200; they keep the keys' order
-           (results/2026-11-28-h100-h200-merge-exchange/). */
+           at x, known at compile time but for i (88 instructions fewer in the int32 kernel's code
+           for E = 17). For 8-byte keys the reversed address costs registers, 72 against 64, a
+           block fewer on each SM: the sort of pairs was 4.8% slower on the H200. They keep the
+           keys' order (results/2026-11-28-h100-h200-merge-exchange/). */
         constexpr bool by_position = V == MS_CF && sizeof(T) == 4;
         T v[E];
         KIT_UNROLL
