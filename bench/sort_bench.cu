@@ -176,14 +176,20 @@ static void run_sort(const sorter &s, buffers &b, int n)
         lab09_sort_device<int32_t>(b.work, b.tmp, b.scratch, n, s.cfg);
 }
 
+/* The scratch ints of lab09_sort_device that serve every sorter of the table at n keys: u = 32 and
+   E = 5 give more tiles and samples than any of them. */
+static size_t scratch_ints_any_sorter(int n)
+{
+    return ms_scratch_ints(n, 32, 5);
+}
+
 static buffers alloc_buffers(int n)
 {
     buffers b;
     CUDA_CHECK(cudaMalloc(&b.in, (size_t)n * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b.work, (size_t)n * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&b.tmp, (size_t)n * sizeof(int)));
-    /* the most scratch any cfg needs: u = 32 and E = 5 give the most tiles and samples */
-    CUDA_CHECK(cudaMalloc(&b.scratch, ms_scratch_ints(n, 32, 5) * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b.scratch, scratch_ints_any_sorter(n) * sizeof(int)));
     b.cub_bytes = 0;
     CUDA_CHECK(cub::DeviceMergeSort::SortKeys(NULL, b.cub_bytes, b.work, n, less_i32()));
     CUDA_CHECK(cudaMalloc(&b.cub_temp, b.cub_bytes + 1));
@@ -282,7 +288,7 @@ static int kv32_table(int reps)
         CUDA_CHECK(cudaMalloc(&d_in, (size_t)n * sizeof *d_in));
         CUDA_CHECK(cudaMalloc(&d_work, (size_t)n * sizeof *d_work));
         CUDA_CHECK(cudaMalloc(&d_tmp, (size_t)n * sizeof *d_tmp));
-        CUDA_CHECK(cudaMalloc(&d_scratch, ms_scratch_ints(n, 32, 5) * sizeof(int)));
+        CUDA_CHECK(cudaMalloc(&d_scratch, scratch_ints_any_sorter(n) * sizeof(int)));
         CUDA_CHECK(cudaMalloc(&d_keys_in, (size_t)n * sizeof(int)));
         CUDA_CHECK(cudaMalloc(&d_vals_in, (size_t)n * sizeof(int)));
         CUDA_CHECK(cudaMalloc(&d_keys, (size_t)n * sizeof(int)));
