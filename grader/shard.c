@@ -325,11 +325,13 @@ int shard_run(const char *dir, shard_spec s, const char *out, const grade_report
         goto done;
     for (int i = 0; i < count; i++)
         mine += shard_of(names[i], s.n) == s.k;
-    printf("Shard %d/%d: %d of the %d students of %s, results into %s\n", s.k, s.n, mine, count, dir, out);
-    /* Forget this shard's old results first: a run killed half-way then leaves missing results, never stale ones. */
+    /* Forget this shard's old results first: a run killed half-way then leaves missing results, never stale ones.
+     * Only then the first line, flushed, so that a log showing it means the old results are gone. */
     for (int i = 0; i < count; i++)
         if (shard_of(names[i], s.n) == s.k)
             remove_result(out, names[i]);
+    printf("Shard %d/%d: %d of the %d students of %s, results into %s\n", s.k, s.n, mine, count, dir, out);
+    fflush(stdout);
     status = 0;
     for (int i = 0; i < count && status != 2; i++) {
         char path[PATH_BUF], abs[PATH_MAX];
@@ -351,6 +353,7 @@ int shard_run(const char *dir, shard_spec s, const char *out, const grade_report
         printf("  ");
         print_student(stdout, names[i]);
         printf(": %d/%d (%.1f%%) in %.1f s\n", r->points, r->max_points, report_percent(r), r->seconds);
+        fflush(stdout); /* the log follows the grading live, as an instructor watching a cluster job expects */
     }
     if (status == 0)
         printf("Shard %d/%d: done, %d graded.\n", s.k, s.n, mine);

@@ -101,16 +101,14 @@ cp -r "$kit"/solutions/01-sequential-merge "$kit"/solutions/02-co-rank "$subs/br
 patch -s -p1 -F0 -d "$subs/broken" <"$kit/grader/tests/submissions/compile-error/patch.diff" ||
     fail "could not make the broken submission (the compile-error fixture no longer applies?)"
 cp -r "$kit"/solutions/01-sequential-merge "$kit"/solutions/02-co-rank "$subs/hanging/"
-sed -i -e 's|^#include "kit_lab.h"$|&\n#include <unistd.h>|' \
-    -e 's|^    //@answer$|    for (;;) /* hangs: the grader must time it out */\n        sleep(1);\n&|' \
-    "$subs/hanging/01-sequential-merge/merge_sequential.cuh"
-grep -q 'sleep(1)' "$subs/hanging/01-sequential-merge/merge_sequential.cuh" ||
-    fail "could not make the hanging submission (solutions/01-sequential-merge changed shape?)"
+patch -s -p1 -F0 -d "$subs/hanging" <"$kit/grader/tests/submissions/infinite-loop/patch.diff" ||
+    fail "could not make the hanging submission (the infinite-loop fixture no longer applies?)"
 chmod -R a+rX "$subs"
 grading=(--lab 01 --lab 02 --mode cpu)
+timeout=(--timeout 2) # CPU seconds a test may take: the hanging student hits it, the others stay far below
 
 # ---- the reference: one machine, grader --batch, meanwhile (it waits mostly on the hanging student) --
-"$grader" --kit "$kit" --batch "$subs" --gradebook "$tmp/reference.csv" "${grading[@]}" \
+"$grader" --kit "$kit" --batch "$subs" --gradebook "$tmp/reference.csv" "${grading[@]}" "${timeout[@]}" \
     --libkit-cpu "$build/libkitcpu.a" >"$tmp/reference.log" 2>&1 &
 reference=$!
 
@@ -180,9 +178,10 @@ done
 
 # ---- grading through Slurm ----------------------------------------------------------------------
 course=(bash "$kit/mk/grade-course.sh" --slurm --shards 3 --parallel 3 "${grading[@]}" --out "$tmp/course"
-    --grader "$grader" --grader-arg --libkit-cpu --grader-arg "$build/libkitcpu.a")
+    --grader "$grader" --grader-arg --libkit-cpu --grader-arg "$build/libkitcpu.a" --grader-arg "${timeout[0]}" --grader-arg "${timeout[1]}")
 # Submits through mk/grade-course.sh (extra options after the usual ones), sets array and gather to the jobs' ids.
 submit() {
+    rm -f "$tmp/course/gradebook.csv" # what is there after wait_jobs is this submission's gather, or nothing
     bounded "${course[@]}" "$@" "$subs" >"$tmp/submit.log" 2>&1 || fail "mk/grade-course.sh $* exited $? ($(tail -n 1 "$tmp/submit.log"))"
     read -r array gather < <(sed -n 's/^Submitted array job \([0-9]*\) .* gather job \([0-9]*\) .*/\1 \2/p' "$tmp/submit.log")
     [ -n "${gather:-}" ] || fail "mk/grade-course.sh printed no job ids: $(head -n 1 "$tmp/submit.log")"
@@ -220,6 +219,9 @@ cp "$tmp/course/gradebook.csv" "$tmp/gradebook-array.csv" 2>/dev/null
 shard=$(grep -l '^  "hanging":' "$tmp"/course/logs/shard-*.log | sed 's/.*shard-\([0-9]*\)\.log/\1/')
 [ -n "$shard" ] || fail "no shard log names the hanging student (see $tmp/course/logs)"
 members=$(sed -n 's/^  "\([^"]*\)":.*/\1/p' "$tmp/course/logs/shard-$shard.log")
+# The first run's log goes aside, so that its first line cannot pass for the rerun's: the grader writes that line
+# only once the shard's old results are gone, and a cancel before then would leave them to be gathered.
+mv "$tmp/course/logs/shard-$shard.log" "$tmp/course/logs/shard-$shard.first.log"
 submit --rerun "$shard"
 until grep -q "^Shard $shard/3: " "$tmp/course/logs/shard-$shard.log" 2>/dev/null &&
     [ "$(timeout 10 squeue -h -j "$array" -o %T)" = RUNNING ]; do
@@ -240,6 +242,9 @@ while kill -0 "$reference" 2>/dev/null; do
     sleep 0.5
 done
 wait "$reference" || fail "grader --batch exited $? (see $tmp/reference.log)"
+# The cancel above is only a test while the hanging student is still being graded.
+grep -q '^hanging,.*01-sequential-merge/merge:timeout' "$tmp/reference.csv" ||
+    fail "the hanging student did not time out: [$(grep '^hanging,' "$tmp/reference.csv")] in $tmp/reference.csv"
 compare "the array job" "$tmp/gradebook-array.csv"
 pass
 compare "after scancel of shard $shard" "$tmp/gradebook-cancelled.csv" "$members"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -392,6 +393,80 @@ static void test_run_and_rerun(void)
     unhush();
 }
 
+/* What log_grade checks (the shard's log file, the results folder, the first line the log must show), and what it saw. */
+typedef struct {
+    const char *log, *out, *header;
+    int calls;
+    char why[1024]; /* the first thing that was wrong, or "" */
+} log_check;
+
+/* shard_run's stand-in for the grader that looks at the log and the results folder while the shard runs. */
+static void log_grade(void *ctx, const char *folder, const char *student, grade_report *r)
+{
+    log_check *c = ctx;
+    char text[512] = "", path[512];
+    FILE *f = fopen(c->log, "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = '\0';
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof path, "%s/%s.tsv", c->out, student);
+    struct stat st;
+    if (!c->why[0] && strstr(text, c->header) != text)
+        snprintf(c->why, sizeof c->why, "while grading %s the log held [%.200s], expected it to start with [%s]",
+                 student, text, c->header);
+    if (!c->why[0] && stat(path, &st) == 0)
+        snprintf(c->why, sizeof c->why, "while grading %s its old result %s was still there", student, path);
+    c->calls++;
+    (void)folder;
+    fill_report(r, student, 2);
+}
+
+/* A shard's first line reaches its log before any student is graded, and by then the shard's old results are gone:
+ * a log that shows it (what mk/test-slurm.sh waits for before cancelling a rerun) means no stale result is left.
+ * The rerun runs in a child whose stdout is a file from the start, so fully buffered, as in a Slurm task. */
+static void test_run_log_is_live(void)
+{
+    char subs[64], out[128], log[160], header[160];
+    temp_dir(subs, sizeof subs, "live");
+    snprintf(out, sizeof out, "/tmp/kit-shard-live-out-%d", (int)getpid());
+    snprintf(log, sizeof log, "%s.log", out);
+    const char *students[] = {"ann", "bob", "cy", "dee"};
+    for (int i = 0; i < 4; i++)
+        make(subs, students[i], 0);
+    int points = 3;
+    fill_report(&rep, "labs", 0);
+    hush();
+    KIT_ASSERT_MSG(shard_run(subs, (shard_spec){0, 1}, out, &rep, fake_grade, &points) == 0, "the first run");
+    snprintf(header, sizeof header, "Shard 0/1: 4 of the 4 students of %s", subs);
+    static log_check c; /* shared with the child through fork, and its verdict through a pipe */
+    c = (log_check){.log = log, .out = out, .header = header};
+    int fds[2], status = -1;
+    KIT_ASSERT_MSG(pipe(fds) == 0, "pipe failed");
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        int rc = freopen(log, "w", stdout) ? shard_run(subs, (shard_spec){0, 1}, out, &rep, log_grade, &c) : -1;
+        if (!c.why[0] && (rc != 0 || c.calls != 4))
+            snprintf(c.why, sizeof c.why, "the rerun returned %d after %d gradings, expected 0 after 4", rc, c.calls);
+        ssize_t w = write(fds[1], c.why, strlen(c.why));
+        _exit(w < 0 ? 2 : 0);
+    }
+    close(fds[1]);
+    char why[1024] = "";
+    ssize_t n = pid > 0 ? read(fds[0], why, sizeof why - 1) : -1;
+    why[n > 0 ? n : 0] = '\0';
+    close(fds[0]);
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    unhush();
+    KIT_ASSERT_MSG(pid > 0 && status == 0 && !why[0], "%s", why[0] ? why : "the child shard did not finish");
+    remove_tree(subs);
+    remove_tree(out);
+    remove(log);
+}
+
 static void register_tests(void)
 {
     CU_pSuite s = kit_test_suite("shard specs");
@@ -405,6 +480,7 @@ static void register_tests(void)
     kit_test_add(s, "one grading per folder", test_prepare_out_refuses_other_columns);
     kit_test_add(s, "gather: missing and corrupt rows", test_gather_missing_and_corrupt);
     kit_test_add(s, "run, rerun one shard", test_run_and_rerun);
+    kit_test_add(s, "run: the log is live, old results gone first", test_run_log_is_live);
 }
 
 int main(void)
