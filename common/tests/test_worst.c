@@ -340,6 +340,57 @@ static void test_search(void)
     KIT_ASSERT_MSG(kit_worst_search(32, 5, 4, 10, 9, -1, m, err, sizeof err) == -1, "negative iterations");
 }
 
+/* The most any input of one warp costs: every mask with n_a keys of A in each group of c, tried (tiny warps only). */
+static long exhaustive_best(int w, int E, int c, int n_a, uint8_t *m, int pos, int ones)
+{
+    int unit = c * E, k = pos % unit;
+    if (pos == w * E)
+        return kit_worst_groups_cost(w, E, c, n_a, m);
+    long best = -1, v;
+    if (ones < n_a) {
+        m[pos] = 1;
+        v = exhaustive_best(w, E, c, n_a, m, pos + 1, k + 1 == unit ? 0 : ones + 1);
+        best = v > best ? v : best;
+    }
+    if (unit - k - 1 >= n_a - ones) {
+        m[pos] = 0;
+        v = exhaustive_best(w, E, c, n_a, m, pos + 1, k + 1 == unit ? 0 : ones);
+        best = v > best ? v : best;
+    }
+    return best;
+}
+
+/* kit_worst_target: the most an input can cost on tiny warps; every group keeps n_a; the count returned is the
+ * input's; deterministic; from 8 threads a group on it reaches the papers' count at w = 32, E = 17, also for 32
+ * threads whose B starts in bank 16, where the construction does not apply; bad parameters refused. */
+static void test_target(void)
+{
+    static const int tiny[][3] = {{4, 2, 2}, {4, 3, 2}, {4, 3, 4}, {8, 3, 2}, {8, 3, 4}, {8, 2, 8}, {4, 4, 2}};
+    uint8_t m[32 * 17], again[32 * 17], all[64];
+    char err[200];
+    for (size_t x = 0; x < sizeof tiny / sizeof tiny[0]; x++) {
+        int w = tiny[x][0], E = tiny[x][1], c = tiny[x][2], n_a = c * E / 2;
+        long most = exhaustive_best(w, E, c, n_a, all, 0, 0), got = kit_worst_target(w, E, c, n_a, m, err, sizeof err);
+        KIT_ASSERT_MSG(got == most, "w = %d, E = %d, c = %d: the targeted mode found %ld, the most any input costs is %ld", w,
+                       E, c, got, most);
+    }
+    for (int c = 8; c <= 32; c *= 2) {
+        int n_a = c * 17 / 2;
+        long got = kit_worst_target(32, 17, c, n_a, m, err, sizeof err);
+        KIT_ASSERT_MSG(got >= kit_worst_theorem(32, 17), "w = 32, E = 17, c = %d: %ld, below the papers' %d per warp (%s)", c,
+                       got, kit_worst_theorem(32, 17), got < 0 ? err : "");
+        KIT_ASSERT_MSG(got == kit_worst_groups_cost(32, 17, c, n_a, m), "c = %d: the returned count is not the input's "
+                       "(groups_cost %ld: -1 means a group lost its n_a)", c, kit_worst_groups_cost(32, 17, c, n_a, m));
+        KIT_ASSERT_MSG(c != 8 || (kit_worst_target(32, 17, c, n_a, again, err, sizeof err) == got &&
+                                  memcmp(m, again, sizeof m) == 0),
+                       "c = %d: a second run gave another input", c);
+    }
+    KIT_ASSERT_MSG(kit_worst_target(32, 5, 6, 15, m, err, sizeof err) == -1 && strstr(err, "c = 6") != NULL,
+                   "c = 6 does not divide 32: %s", err);
+    KIT_ASSERT_MSG(kit_worst_target(32, 5, 4, 21, m, err, sizeof err) == -1, "n_a = 21 > cE = 20 was accepted");
+    KIT_ASSERT_MSG(kit_worst_target(32, 33, 4, 10, m, err, sizeof err) == -1, "E = 33 > w was accepted");
+}
+
 /* kit_worst_warp_keys: A then B, in the mask's order, by hand and for every E of w = 32; refusals. */
 static void test_warp_keys(void)
 {
@@ -432,6 +483,7 @@ static void register_tests(void)
     CU_pSuite search = kit_test_suite("search mode");
     kit_test_add(search, "kit_worst_groups_cost: the simulator's count, and by hand", test_groups_cost);
     kit_test_add(search, "kit_worst_search: groups kept, never lower, deterministic, improves E = 19", test_search);
+    kit_test_add(search, "kit_worst_target: the most on tiny warps, the papers' count at E = 17, deterministic", test_target);
     CU_pSuite sort = kit_test_suite("merge sort input");
     kit_test_add(sort, "kit_worst_sort_input and kit_worst_sort_replay", test_sort_input_and_replay);
     kit_test_add(sort, "kit_worst_sort_replay refuses a non-permutation", test_replay_refuses_non_permutation);

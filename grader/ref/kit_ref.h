@@ -165,15 +165,35 @@ long kit_worst_groups_cost(int w, int E, int c, int n_a, const uint8_t *mask);
 long kit_worst_search(int w, int E, int c, int n_a, uint64_t seed, long iters, uint8_t *mask, char *err, size_t errlen);
 
 /**
+ * The targeted mode: one warp's input built toward a bank per step. For a choice of target banks T
+ * (one for each of the E + 2 steps), each group's outputs are the path through its merge that reads
+ * T[o] at step o the most times (a dynamic program over the merge's lattice); the targets are
+ * improved one step at a time, every bank tried, keeping a change when the warp's
+ * kit_worst_groups_cost rises. Deterministic. One pass over the steps updates w (E + 2) (w/c) (cE/2)^2
+ * cells: well under a second for w = 32, hours for w = 64 and E near w.
+ * @param[in]  w      banks and threads
+ * @param[in]  E      keys per thread
+ * @param[in]  c      threads a group, dividing w
+ * @param[in]  n_a    keys of A in each group
+ * @param[out] mask   the best input found (w*E outputs, 1 from A; every group takes n_a keys of A)
+ * @param[out] err    why not: bad parameters, no memory
+ * @param[in]  errlen size of @p err
+ * @return the count of @p mask, or -1 with a message in @p err
+ */
+long kit_worst_target(int w, int E, int c, int n_a, uint8_t *mask, char *err, size_t errlen);
+
+/**
  * A worst-case input for the merge sort with w = @p w banks, u threads a block and E keys a thread
  * (lab 9's sort, CUB's DeviceMergeSort): a permutation of 0 .. n-1. Built backwards from the sorted
  * output: every merge round is undone, pair by pair, choosing which outputs came from A. A round in
  * which c threads merge a pair's part (c = 2s/E in the block sort, where runs have s keys, c = u in
  * the global rounds) gets the per-warp construction when c is a multiple of 2w: warps alternately
  * L and R, so each group of c threads takes cE/2 keys of each list and both lists start in bank 0.
- * Rounds whose groups lie within one warp (c < 2w; c < w when E is even) get what the search mode
- * finds for one warp of w/c such groups (kit_worst_search from a random split with a fixed seed,
- * 40000 moves), the same pattern in every warp. Each thread's first E keys are left ascending
+ * Rounds whose groups lie within one warp (c < 2w; c < w when E is even) get the costlier of two
+ * inputs for one warp of w/c such groups, each polished by the search mode (kit_worst_search, 40000
+ * moves): one from a random split with a fixed seed, one from the targeted mode (kit_worst_target;
+ * for w <= 32 only, as its time grows with w^2 (cE)^2 (E + 2) / c). Every warp of the round gets the
+ * same pattern. Each thread's first E keys are left ascending
  * (the register sort reads no shared memory). Deterministic.
  * @param[out] keys   n keys
  * @param[in]  n      u*E*2^k for some k >= 0, at most 2^31
@@ -191,7 +211,8 @@ typedef struct kit_worst_round {
     long long run;      /**< keys in each run merged (the round's s) */
     int threads;        /**< threads cooperating on one pair (c) */
     int global;         /**< 1 for a global round (one block per tile), 0 for a block-sort round */
-    int attacked;       /**< how the generator builds the round: 1 the per-warp construction, 2 the search mode */
+    int attacked;       /**< how the generator builds the round: 1 the per-warp construction, 2 the targeted and
+                             search modes (kit_worst_sort_input) */
     long long warps;    /**< warps that merge in the round */
     kit_bank_count load; /**< the simulator's totals for the round's shared-memory loads */
 } kit_worst_round;

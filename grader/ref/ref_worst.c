@@ -9,6 +9,8 @@
 #define MAX_W 1024
 /* Moves the search mode makes for each round of the sort whose groups lie within one warp. */
 #define KIT_WORST_SORT_SEARCH 40000
+/* The most cells one pass of the targeted mode may update in the sort's generator (every w <= 32 fits). */
+#define KIT_WORST_TARGET_PASS 1e9
 static int bad_warp(int w, int E)
 {
     return w < 2 || w > MAX_W || E < 2 || E > w;
@@ -324,6 +326,101 @@ long kit_worst_search(int w, int E, int c, int n_a, uint64_t seed, long iters, u
     return top;
 }
 
+/* ---- the targeted mode: a bank for every step, each group's best path to it ------------------- */
+
+/*
+ * One group's outputs (c*E of them, n_a from A, starting at shared word base) that read bank T[o] at
+ * step o as often as possible: a dynamic program over the merge's lattice, state (a, b) the keys of A
+ * and B output so far. The read after output k is step k % E + 2 of thread k / E; a thread starting
+ * at (a, b) reads A[a] at step 0 and B[b] at step 1, as groups_cost has it. hits and from hold
+ * (n_a + 1) * (n_b + 1) entries, step and start c*E, bank c*E + 2. Writes the group's mask; returns its hits.
+ */
+static int group_path(int w, int E, int c, int n_a, int base, const int *T, int *hits, uint8_t *from, int *step,
+                      int *start, int *bank, uint8_t *mask)
+{
+    int unit = c * E, n_b = unit - n_a, cols = n_b + 1;
+    for (int k = 0; k < unit; k++) {
+        step[k] = T[k % E + 2]; /* the bank aimed at by the read after output k */
+        start[k] = k % E == 0;  /* a state of k outputs starts a thread, which reads there at steps 0 and 1 */
+    }
+    for (int x = 0; x <= unit + 1; x++) /* A[a] is word base + a, B[b] is word base + n_a + b */
+        bank[x] = (base + x) % w;
+    for (int a = 0; a <= n_a; a++)
+        for (int b = 0; b <= n_b; b++) {
+            int best = a + b == 0 ? 0 : -1, pick = 0;
+            for (int side = 1; side >= 0; side--) { /* 1: the last output came from A, 0: from B */
+                int pa = a - side, pb = b - !side;
+                if (pa < 0 || pb < 0)
+                    continue;
+                int k = pa + pb, v = hits[pa * cols + pb] + (bank[side ? a : n_a + b] == step[k]);
+                if (start[k])
+                    v += (bank[pa] == T[0]) + (bank[n_a + pb] == T[1]);
+                if (v > best) {
+                    best = v;
+                    pick = side;
+                }
+            }
+            hits[a * cols + b] = best;
+            from[a * cols + b] = (uint8_t)pick;
+        }
+    for (int a = n_a, b = n_b; a + b > 0;) {
+        uint8_t side = from[a * cols + b];
+        mask[a + b - 1] = side;
+        a -= side;
+        b -= !side;
+    }
+    return hits[n_a * cols + n_b];
+}
+
+long kit_worst_target(int w, int E, int c, int n_a, uint8_t *mask, char *err, size_t errlen)
+{
+    if (bad_groups(w, E, c, n_a)) {
+        snprintf(err, errlen, "bad targeted search: w in 2 .. %d, 1 < E <= w, c threads a group dividing w, "
+                 "0 <= n_a <= cE (got w = %d, E = %d, c = %d, n_a = %d)", MAX_W, w, E, c, n_a);
+        return -1;
+    }
+    size_t len = (size_t)w * E, unit = (size_t)c * E, cells = (size_t)(n_a + 1) * (unit - (size_t)n_a + 1);
+    search_space sp;
+    int *T = calloc((size_t)E + 2, sizeof *T), *hits = malloc(cells * sizeof *hits),
+        *step = malloc(unit * sizeof *step), *start = malloc(unit * sizeof *start),
+        *banks = malloc((unit + 2) * sizeof *banks);
+    uint8_t *from = malloc(cells), *trial = malloc(len);
+    long top = -1;
+    if (space_alloc(&sp, w, E) != 0 || !T || !hits || !step || !start || !banks || !from || !trial) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    /* Coordinate ascent on the targets, each candidate judged by the warp's real count. */
+    for (int pass = 0, better = 1; better && pass < 8; pass++) {
+        better = 0;
+        for (int o = 0; o < E + 2; o++)
+            for (int bank = 0; bank < w; bank++) {
+                int keep = T[o];
+                T[o] = bank;
+                for (size_t g = 0; g < len; g += unit)
+                    group_path(w, E, c, n_a, (int)g, T, hits, from, step, start, banks, trial + g);
+                long cost = groups_cost(w, E, c, n_a, trial, &sp);
+                if (cost > top) {
+                    top = cost;
+                    memcpy(mask, trial, len);
+                    better = 1;
+                } else {
+                    T[o] = keep;
+                }
+            }
+    }
+done:
+    space_free(&sp);
+    free(T);
+    free(hits);
+    free(step);
+    free(start);
+    free(banks);
+    free(from);
+    free(trial);
+    return top;
+}
+
 /* ---- the sort ---------------------------------------------------------------------------- */
 
 static int is_pow2(long long x)
@@ -367,14 +464,16 @@ static int attacked(int w, int E, int c)
 
 /*
  * The input of a round whose groups of c threads lie within one warp (not attacked()): the warp's
- * w/c groups, each taking cE/2 keys of each list, from a random split (fixed seed) improved by the
- * search mode. Returns 0, or -1 with a message.
+ * w/c groups, each taking cE/2 keys of each list. Two starts, each improved by the search mode: a
+ * random split (fixed seed) and the targeted mode's input; the one that costs more is kept (the
+ * random start on a tie). Returns 0, or -1 with a message.
  */
 static int searched_warp(int w, int E, int c, uint8_t *mask, char *err, size_t errlen)
 {
-    size_t unit = (size_t)c * E;
+    size_t unit = (size_t)c * E, len = (size_t)w * E;
+    int n_a = (int)(unit / 2);
     uint64_t rng = 0x2545f4914f6cdd1dull ^ (uint64_t)c;
-    for (size_t g = 0; g < (size_t)w * E; g += unit) {
+    for (size_t g = 0; g < len; g += unit) {
         for (size_t k = 0; k < unit; k++)
             mask[g + k] = k < unit / 2;
         for (size_t k = unit - 1; k > 0; k--) { /* Fisher-Yates */
@@ -384,7 +483,24 @@ static int searched_warp(int w, int E, int c, uint8_t *mask, char *err, size_t e
             mask[g + x] = t;
         }
     }
-    return kit_worst_search(w, E, c, (int)(unit / 2), (uint64_t)c, KIT_WORST_SORT_SEARCH, mask, err, errlen) < 0 ? -1 : 0;
+    uint8_t *targeted = malloc(len);
+    if (!targeted) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    /* The targeted mode's pass tries w banks at each of E + 2 steps, each a program of (w/c)(cE/2)^2 cells:
+     * about 2^28 for w = E = 32, seconds; w = 64 would take hours, so it gets the random start alone. */
+    double pass = (double)w * (E + 2) * ((double)w / c) * ((double)unit / 2) * ((double)unit / 2);
+    long from_random = kit_worst_search(w, E, c, n_a, (uint64_t)c, KIT_WORST_SORT_SEARCH, mask, err, errlen),
+         from_target = 0;
+    if (from_random >= 0 && pass <= KIT_WORST_TARGET_PASS)
+        from_target = kit_worst_target(w, E, c, n_a, targeted, err, errlen) < 0
+                          ? -1
+                          : kit_worst_search(w, E, c, n_a, (uint64_t)c, KIT_WORST_SORT_SEARCH, targeted, err, errlen);
+    if (from_target > from_random)
+        memcpy(mask, targeted, len);
+    free(targeted);
+    return from_random < 0 || from_target < 0 ? -1 : 0;
 }
 
 int kit_worst_sort_input(int32_t *keys, size_t n, int w, int E, int u, char *err, size_t errlen)
