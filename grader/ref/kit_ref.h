@@ -191,9 +191,9 @@ long kit_worst_target(int w, int E, int c, int n_a, uint8_t *mask, char *err, si
  * L and R, so each group of c threads takes cE/2 keys of each list and both lists start in bank 0.
  * Rounds whose groups lie within one warp (c < 2w; c < w when E is even) get the costlier of two
  * inputs for one warp of w/c such groups, each polished by the search mode (kit_worst_search, 40000
- * moves): one from a random split with a fixed seed, one from the targeted mode (kit_worst_target;
- * for w <= 32 only, as its time grows with w^2 (cE)^2 (E + 2) / c). Every warp of the round gets the
- * same pattern. Each thread's first E keys are left ascending
+ * moves): one from a random split with a fixed seed, one from the targeted mode (kit_worst_target,
+ * only where one of its passes stays within 10^9 cells: every round for w <= 32, the rounds of small
+ * groups beyond). Every warp of the round gets the same pattern. Each thread's first E keys are left ascending
  * (the register sort reads no shared memory). Deterministic.
  * @param[out] keys   n keys
  * @param[in]  n      u*E*2^k for some k >= 0, at most 2^31

@@ -329,20 +329,17 @@ long kit_worst_search(int w, int E, int c, int n_a, uint64_t seed, long iters, u
 /* ---- the targeted mode: a bank for every step, each group's best path to it ------------------- */
 
 /*
- * One group's outputs (c*E of them, n_a from A, starting at shared word base) that read bank T[o] at
+ * One group's outputs (unit of them, n_a from A, starting at shared word base) that read bank T[o] at
  * step o as often as possible: a dynamic program over the merge's lattice, state (a, b) the keys of A
- * and B output so far. The read after output k is step k % E + 2 of thread k / E; a thread starting
- * at (a, b) reads A[a] at step 0 and B[b] at step 1, as groups_cost has it. hits and from hold
- * (n_a + 1) * (n_b + 1) entries, step and start c*E, bank c*E + 2. Writes the group's mask; returns its hits.
+ * and B output so far. step[k] is the target of the read after output k (T[k % E + 2]), and start[k]
+ * says whether a state of k outputs starts a thread, which reads A[a] and B[b] there at steps 0 and 1,
+ * as groups_cost has it. hits and from hold (n_a + 1) * (n_b + 1) entries, bank unit + 2. Writes the
+ * group's mask; returns its hits.
  */
-static int group_path(int w, int E, int c, int n_a, int base, const int *T, int *hits, uint8_t *from, int *step,
-                      int *start, int *bank, uint8_t *mask)
+static int group_path(int w, int unit, int n_a, int base, const int *T, const int *step, const uint8_t *start,
+                      int *hits, uint8_t *from, int *bank, uint8_t *mask)
 {
-    int unit = c * E, n_b = unit - n_a, cols = n_b + 1;
-    for (int k = 0; k < unit; k++) {
-        step[k] = T[k % E + 2]; /* the bank aimed at by the read after output k */
-        start[k] = k % E == 0;  /* a state of k outputs starts a thread, which reads there at steps 0 and 1 */
-    }
+    int n_b = unit - n_a, cols = n_b + 1;
     for (int x = 0; x <= unit + 1; x++) /* A[a] is word base + a, B[b] is word base + n_a + b */
         bank[x] = (base + x) % w;
     for (int a = 0; a <= n_a; a++)
@@ -381,15 +378,16 @@ long kit_worst_target(int w, int E, int c, int n_a, uint8_t *mask, char *err, si
     }
     size_t len = (size_t)w * E, unit = (size_t)c * E, cells = (size_t)(n_a + 1) * (unit - (size_t)n_a + 1);
     search_space sp;
-    int *T = calloc((size_t)E + 2, sizeof *T), *hits = malloc(cells * sizeof *hits),
-        *step = malloc(unit * sizeof *step), *start = malloc(unit * sizeof *start),
+    int *T = calloc((size_t)E + 2, sizeof *T), *hits = malloc(cells * sizeof *hits), *step = malloc(unit * sizeof *step),
         *banks = malloc((unit + 2) * sizeof *banks);
-    uint8_t *from = malloc(cells), *trial = malloc(len);
+    uint8_t *start = malloc(unit), *from = malloc(cells), *trial = malloc(len);
     long top = -1;
-    if (space_alloc(&sp, w, E) != 0 || !T || !hits || !step || !start || !banks || !from || !trial) {
+    if (space_alloc(&sp, w, E) != 0 || !T || !hits || !step || !banks || !start || !from || !trial) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
+    for (size_t k = 0; k < unit; k++)
+        start[k] = k % (size_t)E == 0;
     /* Coordinate ascent on the targets, each candidate judged by the warp's real count. */
     for (int pass = 0, better = 1; better && pass < 8; pass++) {
         better = 0;
@@ -397,8 +395,10 @@ long kit_worst_target(int w, int E, int c, int n_a, uint8_t *mask, char *err, si
             for (int bank = 0; bank < w; bank++) {
                 int keep = T[o];
                 T[o] = bank;
+                for (size_t k = 0; k < unit; k++)
+                    step[k] = T[k % (size_t)E + 2];
                 for (size_t g = 0; g < len; g += unit)
-                    group_path(w, E, c, n_a, (int)g, T, hits, from, step, start, banks, trial + g);
+                    group_path(w, (int)unit, n_a, (int)g, T, step, start, hits, from, banks, trial + g);
                 long cost = groups_cost(w, E, c, n_a, trial, &sp);
                 if (cost > top) {
                     top = cost;
@@ -414,8 +414,8 @@ done:
     free(T);
     free(hits);
     free(step);
-    free(start);
     free(banks);
+    free(start);
     free(from);
     free(trial);
     return top;
@@ -489,7 +489,8 @@ static int searched_warp(int w, int E, int c, uint8_t *mask, char *err, size_t e
         return -1;
     }
     /* The targeted mode's pass tries w banks at each of E + 2 steps, each a program of (w/c)(cE/2)^2 cells:
-     * about 2^28 for w = E = 32, seconds; w = 64 would take hours, so it gets the random start alone. */
+     * at most about 2^28 for w = 32, seconds; at w = 64 the rounds of large groups would take hours, so such a
+     * round gets the random start alone. */
     double pass = (double)w * (E + 2) * ((double)w / c) * ((double)unit / 2) * ((double)unit / 2);
     long from_random = kit_worst_search(w, E, c, n_a, (uint64_t)c, KIT_WORST_SORT_SEARCH, mask, err, errlen),
          from_target = 0;

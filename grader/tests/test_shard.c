@@ -439,8 +439,7 @@ static void test_run_log_is_live(void)
     hush();
     KIT_ASSERT_MSG(shard_run(subs, (shard_spec){0, 1}, out, &rep, fake_grade, &points) == 0, "the first run");
     snprintf(header, sizeof header, "Shard 0/1: 4 of the 4 students of %s", subs);
-    static log_check c; /* shared with the child through fork, and its verdict through a pipe */
-    c = (log_check){.log = log, .out = out, .header = header};
+    log_check c = {.log = log, .out = out, .header = header}; /* the child's copy finds its verdict, sent back through a pipe */
     int fds[2], status = -1;
     KIT_ASSERT_MSG(pipe(fds) == 0, "pipe failed");
     fflush(NULL);
