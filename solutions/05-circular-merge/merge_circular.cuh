@@ -92,8 +92,8 @@ KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_s
         C[k] = take_a ? a : b;
         m -= take_a;
         n -= !take_a;
-        i = take_a ? merge_circular_wrap(i + 1, tile) : i;
-        j = take_a ? j : merge_circular_wrap(j + 1, tile);
+        i = merge_circular_wrap(i + take_a, tile); /* the list taken moves on one slot; the other stays */
+        j = merge_circular_wrap(j + !take_a, tile);
         kit_value_t<InA> next = take_a ? A[i] : B[j];
         a = take_a ? next : a;
         b = take_a ? b : next;
@@ -107,24 +107,41 @@ KIT_HD void merge_sequential_circular(InA A, int m, InB B, int n, Out C, int A_s
 
 //@answer
 /**
- * The block copies from[0 .. count-1] into buffer slots to, to+1, ... (wrapping
- * at tile). Each thread issues MERGE_CIRCULAR_LOADS global loads before it
- * stores any: one load at a time would leave it waiting on memory latency.
- * @pre 0 <= to < tile; count <= tile
+ * The block copies from[first .. first+count-1] into buffer slots to, to+1, ... (wrapping at
+ * tile). Each thread issues MERGE_CIRCULAR_LOADS global loads before it stores any: one load at a
+ * time would leave it waiting on memory latency. The index into `from` is one int (first + x),
+ * so each load's address is one multiply-add from the pointer, not a sum of 64-bit offsets.
+ * @pre 0 <= to < tile; count <= tile (so to + x < 2 * tile for every x < count)
  */
 template <typename T>
-__device__ void merge_circular_refill(kit_shared<T> buf, int to, const T *from, int count, int tile)
+__device__ void merge_circular_refill(kit_shared<T> buf, int to, const T *from, int first, int count, int tile)
 {
-    for (int base = threadIdx.x; base < count; base += MERGE_CIRCULAR_LOADS * blockDim.x) {
+    int step = blockDim.x;
+    for (int x = threadIdx.x; x < count; x += MERGE_CIRCULAR_LOADS * step) {
         T key[MERGE_CIRCULAR_LOADS];
         KIT_UNROLL
         for (int u = 0; u < MERGE_CIRCULAR_LOADS; u++)
-            if (base + u * (int)blockDim.x < count)
-                key[u] = from[base + u * blockDim.x];
+            if (x + u * step < count)
+                key[u] = from[first + x + u * step];
         KIT_UNROLL
         for (int u = 0; u < MERGE_CIRCULAR_LOADS; u++)
-            if (base + u * (int)blockDim.x < count)
-                buf[merge_circular_wrap(to + base + u * blockDim.x, tile)] = key[u];
+            if (x + u * step < count)
+                buf[merge_circular_wrap(to + x + u * step, tile)] = key[u];
+    }
+}
+
+/**
+ * The block writes a round's `count` staged outputs (output tile slots 0 .. count-1, see
+ * merge_circular_slot) to to[first .. first+count-1], consecutive threads on consecutive outputs.
+ * One read a pass: four in flight before the stores, as in the refill, was no faster here, and it
+ * made ncu count a load wavefront more than the simulator (results/2026-11-28-h100-h200-targeted-worst/).
+ */
+template <typename T>
+__device__ void merge_circular_write(T *to, int first, kit_shared<T> staged, int count)
+{
+    for (int x = threadIdx.x; x < count; x += blockDim.x) {
+        kit_value_t<kit_shared<T>> v = staged[merge_circular_slot(x)];
+        to[first + x] = v;
     }
 }
 
@@ -168,20 +185,22 @@ __global__ void merge_circular_kernel(const T *A, int m, const T *B, int n, T *C
     int A_S_start = 0, B_S_start = 0; /* where the unused keys begin in each buffer */
     int A_held = 0, B_held = 0;       /* how many unused keys each buffer holds */
     int staged = 0;                   /* outputs of the last round waiting in C_S; they end at C_completed */
+    /* Each thread's share of a round's outputs: a full round's, and the share of the block's last
+       round if that one is shorter (what is left after the full rounds), both divided once here
+       rather than in every round. */
+    int share = (tile + (int)blockDim.x - 1) / (int)blockDim.x;
+    int last_share = (C_length % tile + (int)blockDim.x - 1) / (int)blockDim.x;
     for (;;) {
         /* Write the last round's outputs to C with consecutive threads. Then refill each buffer up
            to min(tile, what is left), loading only the keys it does not hold yet: they come after
            the held ones, in global memory and in the buffer. The chapter's refill restarts at
            A_consumed (reloading held keys) and fills B with A's counter. Both steps touch only
            what the last round no longer reads, so they share one barrier. */
-        for (int x = threadIdx.x; x < staged; x += blockDim.x) {
-            kit_value_t<kit_shared<T>> v = C_S[merge_circular_slot(x)];
-            C[C_curr + C_completed - staged + x] = v;
-        }
+        merge_circular_write(C, C_curr + C_completed - staged, C_S, staged);
         int A_miss = min(tile, A_length - A_consumed) - A_held, B_miss = min(tile, B_length - B_consumed) - B_held;
-        merge_circular_refill(A_S, merge_circular_wrap(A_S_start + A_held, tile), A + A_curr + A_consumed + A_held,
+        merge_circular_refill(A_S, merge_circular_wrap(A_S_start + A_held, tile), A, A_curr + A_consumed + A_held,
                               A_miss, tile);
-        merge_circular_refill(B_S, merge_circular_wrap(B_S_start + B_held, tile), B + B_curr + B_consumed + B_held,
+        merge_circular_refill(B_S, merge_circular_wrap(B_S_start + B_held, tile), B, B_curr + B_consumed + B_held,
                               B_miss, tile);
         A_held += A_miss;
         B_held += B_miss;
@@ -193,7 +212,8 @@ __global__ void merge_circular_kernel(const T *A, int m, const T *B, int n, T *C
            (Searching for the ends, not the starts, means the last thread's end, which is what the
            round uses, needs no extra search that the whole block would wait for.) */
         int C_round = min(tile, C_length - C_completed);
-        int share = (C_round + (int)blockDim.x - 1) / (int)blockDim.x;
+        if (C_round < tile)
+            share = last_share;
         int c_curr = min((int)threadIdx.x * share, C_round), c_next = min(c_curr + share, C_round);
         ranks[threadIdx.x] = co_rank_circular(c_next, A_S, A_held, B_S, B_held, A_S_start, B_S_start, tile);
         __syncthreads();

@@ -10,10 +10,15 @@
 
 #include "kit_lab.h"
 
-/** x modulo tile for 0 <= x < 2 * tile: one compare instead of a division. */
+/**
+ * x modulo tile for 0 <= x < 2 * tile, without a division: x - tile when that is not negative,
+ * else x. As unsigned numbers a negative x - tile is above every int, so the smaller of the two
+ * is the answer (a subtraction and an unsigned minimum on the GPU).
+ */
 KIT_HD inline int merge_circular_wrap(int x, int tile)
 {
-    return x >= tile ? x - tile : x;
+    unsigned over = (unsigned)x - (unsigned)tile; /* wraps around to above INT_MAX when x < tile */
+    return (int)(over < (unsigned)x ? over : (unsigned)x);
 }
 
 /** Where merge_circular_kernel stages output slot x >= 0 of a round: one pad word per 32 keeps staging conflict-free. */
