@@ -10,10 +10,10 @@ set -euo pipefail
 benchplot=${1:?usage: bench-plots.sh BENCHPLOT OUTDIR} out=${2:?usage: bench-plots.sh BENCHPLOT OUTDIR}
 
 # Each log and the name of its device in the plots' file names: whole runs of sort_bench on both
-# GPUs (results/2026-11-28-h100-h200-merge-exchange/, runs 5 and 6, whose int32 kernels are the same
-# machine code), which handout 9 quotes. Each holds both tables, random input and the worst case.
-logs="results/2026-11-28-h100-h200-merge-exchange/run5/sort-bench.txt h100
-results/2026-11-28-h100-h200-merge-exchange/run6/sort-bench.txt h200"
+# GPUs, one binary (results/2026-11-28-h100-h200-targeted-worst/, runs 5 and 4), which handout 9
+# quotes. Each holds both tables, random input and lab 8's targeted worst case.
+logs="results/2026-11-28-h100-h200-targeted-worst/run5/sort-bench.txt h100
+results/2026-11-28-h100-h200-targeted-worst/run4/sort-bench.txt h200"
 
 mkdir -p "$out"
 tmp=$out/.bench-plot.$$
