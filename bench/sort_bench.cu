@@ -351,7 +351,7 @@ static void worst_target_line(const sorter &so, int lg, int n, double slowdown)
     if (lg < 26)
         return;
     if (so.cub)
-        printf("%s: target 4 (the worst case costs cub >= 40%%): +%.1f%% at %d keys\n", slowdown >= 40.0 ? "PASS" : "FAIL",
+        printf("%s: target 4 (the worst case costs cub >= 40%%): %+.1f%% at %d keys\n", slowdown >= 40.0 ? "PASS" : "FAIL",
                slowdown, n);
     else if (so.cfg.variant == MS_CF)
         printf("%s: target 4 (%s within 2%% of random on the worst case): %+.1f%% at %d keys\n",
