@@ -245,6 +245,66 @@ extern __shared__ __align__(16) unsigned char kit_dynamic_smem_[];
         KIT_LAUNCH(kernel, grid, block, shmem, __VA_ARGS__);           \
     } while (0)
 
+/**
+ * KIT_LAUNCH_DEPENDENT(kernel, grid, block, shmem, args...): KIT_LAUNCH for a kernel that follows
+ * another kernel on the default stream, with Hopper's programmatic dependent launch (sm_90 and
+ * later; CUB's merge sort launches its kernels so). The GPU may then start the kernel's blocks
+ * while the kernel before it is finishing, instead of after it has ended and been retired, which
+ * saves the gap between two launches. The kernel must begin with KIT_WAIT_PRIOR_GRID() in every
+ * thread, before it touches global memory: that wait lasts until the kernel before has completed
+ * and its writes are visible, so the order of reads and writes is the plain launch's. On an older
+ * GPU it is a plain launch, and in the CPU build KIT_LAUNCH. Check it with CUDA_CHECK_LAUNCH().
+ */
+#ifdef KIT_CPU
+#define KIT_LAUNCH_DEPENDENT(kernel, grid, block, shmem, ...) KIT_LAUNCH(kernel, grid, block, shmem, __VA_ARGS__)
+#else
+#define KIT_LAUNCH_DEPENDENT(kernel, grid, block, shmem, ...) \
+    kit_launch_dependent(kernel, dim3(grid), dim3(block), (size_t)(shmem), __VA_ARGS__)
+
+/** KIT_LAUNCH_DEPENDENT's launch; a failed launch is left for cudaGetLastError(), as with <<<>>>. */
+template <typename... Params, typename... Args>
+inline void kit_launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shmem, Args... args)
+{
+    int device = 0, major = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    cudaLaunchAttribute early[1];
+    early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = shmem;
+    config.stream = 0;
+    config.attrs = early;
+    config.numAttrs = major >= 9 ? 1 : 0;
+    cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+}
+#endif
+
+/**
+ * @def KIT_WAIT_PRIOR_GRID()
+ * The first statement of a kernel launched with KIT_LAUNCH_DEPENDENT, run by every thread (a
+ * block that left without it could let a later kernel pass this one's predecessor). It waits
+ * until the kernel before this one on the stream has completed and its writes to memory are
+ * visible. A no-op before sm_90, in a kernel launched without the attribute (there is nothing to
+ * wait for), and in the CPU build.
+ */
+/**
+ * @def KIT_START_NEXT_GRID()
+ * From here on, as far as this block is concerned, the next kernel launched with
+ * KIT_LAUNCH_DEPENDENT may start its blocks; they wait in their own KIT_WAIT_PRIOR_GRID until
+ * this kernel has ended. Put it after the block's loads from global memory, as CUB does. A no-op
+ * where KIT_WAIT_PRIOR_GRID is one.
+ */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define KIT_WAIT_PRIOR_GRID() asm volatile("griddepcontrol.wait;" ::: "memory")
+#define KIT_START_NEXT_GRID() asm volatile("griddepcontrol.launch_dependents;" ::: "memory")
+#else
+#define KIT_WAIT_PRIOR_GRID() ((void)0)
+#define KIT_START_NEXT_GRID() ((void)0)
+#endif
+
 /** Asks nvcc to unroll the loop that follows; the CPU build ignores it (g++ does not know the pragma). */
 #ifdef KIT_CPU
 #define KIT_UNROLL

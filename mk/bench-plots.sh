@@ -9,11 +9,12 @@
 set -euo pipefail
 benchplot=${1:?usage: bench-plots.sh BENCHPLOT OUTDIR} out=${2:?usage: bench-plots.sh BENCHPLOT OUTDIR}
 
-# Each log and the name of its device in the plots' file names: whole runs of sort_bench on both
-# GPUs, one binary (results/2026-11-28-h100-h200-targeted-worst/, runs 5 and 4), which handout 9
-# quotes. Each holds both tables, random input and lab 8's targeted worst case.
+# Each log and the name of its device in the plots' file names: the latest whole run of sort_bench
+# on each GPU (results/2026-11-28-h100-h200-targeted-worst/: run 5 on the H100, run 10 on the H200,
+# whose binary adds the dependent launches), which handout 9 quotes. Each holds both tables,
+# random input and lab 8's targeted worst case.
 logs="results/2026-11-28-h100-h200-targeted-worst/run5/sort-bench.txt h100
-results/2026-11-28-h100-h200-targeted-worst/run4/sort-bench.txt h200"
+results/2026-11-28-h100-h200-targeted-worst/run10/sort-bench.txt h200"
 
 mkdir -p "$out"
 tmp=$out/.bench-plot.$$
