@@ -106,32 +106,6 @@ static void test_launch_shared(void)
         KIT_ASSERT_MSG(out[t] == t, "thread %d read back %d from the end of shared memory", t, out[t]);
 }
 
-/* out[i] = in[i] * 2 + 1 for i < n, after KIT_WAIT_PRIOR_GRID and KIT_START_NEXT_GRID (no-ops here). */
-__global__ void twice_plus_one(const int *in, int *out, int n)
-{
-    KIT_WAIT_PRIOR_GRID();
-    KIT_START_NEXT_GRID();
-    int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (i < n)
-        out[i] = in[i] * 2 + 1;
-}
-
-/* KIT_LAUNCH_DEPENDENT in the CPU build: a plain launch, run before it returns, so a chain of two sees each other's writes. */
-static void test_launch_dependent(void)
-{
-    int a[100], b[100], c[100];
-    for (int i = 0; i < 100; i++)
-        a[i] = i;
-    memset(b, 0, sizeof b);
-    memset(c, 0, sizeof c);
-    KIT_LAUNCH_DEPENDENT(twice_plus_one, 4, 32, 0, a, b, 100);
-    KIT_LAUNCH_DEPENDENT(twice_plus_one, 4, 32, 0, b, c, 100);
-    cudaError_t e = cudaGetLastError();
-    KIT_ASSERT_MSG(e == cudaSuccess, "launch failed: %s", cudaGetErrorName(e));
-    for (int i = 0; i < 100; i++)
-        KIT_ASSERT_MSG(c[i] == 4 * i + 3, "c[%d]: expected %d, got %d", i, 4 * i + 3, c[i]);
-}
-
 /* Half the threads leave early; the rest still pass their barriers. */
 __global__ void early_exit(int *out)
 {
@@ -634,7 +608,6 @@ static void register_tests(void)
     kit_test_add(run, "a deadlock is reported, not hung", test_deadlock_reported);
     kit_test_add(run, "shuffles, ballots, any, all", test_warp_operations);
     kit_test_add(run, "KIT_LAUNCH_SHARED: 64 KiB of dynamic shared memory", test_launch_shared);
-    kit_test_add(run, "KIT_LAUNCH_DEPENDENT: a chain of two launches", test_launch_dependent);
     kit_test_add(run, "atomics", test_atomics);
     kit_test_add(run, "runtime calls", test_runtime);
     kit_test_add(run, "invalid configurations", test_bad_configurations);
