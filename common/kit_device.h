@@ -305,6 +305,23 @@ inline void kit_launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 bloc
 #define KIT_START_NEXT_GRID() ((void)0)
 #endif
 
+/**
+ * p itself, as a value nvcc cannot see through. Indexing the result with an int is then one wide
+ * multiply-add from a register (IMAD.WIDE) a load. Given p = in + first, nvcc otherwise folds
+ * first into each load's own address, 64-bit additions and a shift a load: in lab 9's merge
+ * kernel, about 4 instructions more for each of a thread's 17 loads (its code up to the first
+ * barrier ran 298 instructions a warp, 230 with it: results/2026-11-28-h200-issue20-profiles/).
+ * The identity on the host and in the CPU build.
+ */
+template <typename T>
+KIT_HD inline T *kit_base_pointer(T *p)
+{
+#if defined(__CUDA_ARCH__)
+    asm("mov.b64 %0, %0;" : "+l"(p));
+#endif
+    return p;
+}
+
 /** Asks nvcc to unroll the loop that follows; the CPU build ignores it (g++ does not know the pragma). */
 #ifdef KIT_CPU
 #define KIT_UNROLL

@@ -10,11 +10,12 @@ set -euo pipefail
 benchplot=${1:?usage: bench-plots.sh BENCHPLOT OUTDIR} out=${2:?usage: bench-plots.sh BENCHPLOT OUTDIR}
 
 # Each log and the name of its device in the plots' file names: the latest whole run of sort_bench
-# on each GPU (results/2026-11-28-h100-h200-targeted-worst/: run 5 on the H100, run 10 on the H200,
-# whose binary adds the dependent launches), which handout 9 quotes. Each holds both tables,
-# random input and lab 8's targeted worst case.
+# on each GPU, which handout 9 quotes: on the H100 run 5 of results/2026-11-28-h100-h200-targeted-worst/
+# (before the dependent launches), on the H200 run 5 of results/2026-11-28-h200-issue20-profiles/
+# (with them, and the merge kernel's loads through int offsets). Each holds both tables, random
+# input and lab 8's targeted worst case.
 logs="results/2026-11-28-h100-h200-targeted-worst/run5/sort-bench.txt h100
-results/2026-11-28-h100-h200-targeted-worst/run10/sort-bench.txt h200"
+results/2026-11-28-h200-issue20-profiles/run5/sort-bench.txt h200"
 
 mkdir -p "$out"
 tmp=$out/.bench-plot.$$

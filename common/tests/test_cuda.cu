@@ -354,6 +354,40 @@ static void test_gpu_launch_dependent(void)
                    bad, 7 * bad + 4, got);
 }
 
+/* out[i] = in[first + n - 1 - i] for i < n, read through kit_base_pointer(in + first). */
+__global__ void base_pointer_kernel(const int32_t *in, long long first, int32_t *out, int n)
+{
+    const int32_t *p = kit_base_pointer(in + first);
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = p[n - 1 - i];
+}
+
+/* kit_base_pointer: the same pointer on the host, and on the device the same keys when indexed
+   with an int past a 64-bit start (what lab 9's merge kernel does with it). */
+static void test_gpu_base_pointer(void)
+{
+    const int n = 1000, first = 300;
+    int32_t h_in[1300], h_out[1000], *d_in, *d_out;
+    for (int i = 0; i < n + first; i++)
+        h_in[i] = 5 * i - 17;
+    KIT_ASSERT_MSG(kit_base_pointer(h_in + first) == h_in + first, "on the host kit_base_pointer(p) is not p");
+    CUDA_CHECK(cudaMalloc(&d_in, sizeof h_in));
+    CUDA_CHECK(cudaMalloc(&d_out, sizeof h_out));
+    CUDA_CHECK(cudaMemcpy(d_in, h_in, sizeof h_in, cudaMemcpyHostToDevice));
+    KIT_LAUNCH(base_pointer_kernel, (n + 255) / 256, 256, 0, d_in, (long long)first, d_out, n);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_out));
+    int bad = -1;
+    for (int i = 0; i < n && bad < 0; i++)
+        if (h_out[i] != h_in[first + n - 1 - i])
+            bad = i;
+    KIT_ASSERT_MSG(bad < 0, "out[%d]: expected %d, got %d", bad, bad < 0 ? 0 : h_in[first + n - 1 - bad],
+                   bad < 0 ? 0 : h_out[bad]);
+}
+
 /* ---- kit_types.h ------------------------------------------------------------------ */
 
 /* kit_type_dispatch calls its function once, with a value of the key type that t names; an unknown t calls nothing. */
@@ -400,6 +434,7 @@ static void register_tests(void)
     kit_test_add(gpu, "kit_device_copy", test_gpu_device_copy);
     kit_test_add(gpu, "kit_launch_status", test_gpu_launch_status);
     kit_test_add(gpu, "KIT_LAUNCH_DEPENDENT: each kernel waits for the one before", test_gpu_launch_dependent);
+    kit_test_add(gpu, "kit_base_pointer: the same keys through an int index", test_gpu_base_pointer);
     char why[160];
     if (kit_gpu_count(why, sizeof why) == 0)
         kit_test_skip_suite(gpu, why);

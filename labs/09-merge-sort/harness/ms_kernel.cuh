@@ -392,27 +392,28 @@ __device__ inline void ms_store_for_round(kit_shared<T> S, int i, int count, int
 /**
  * How a kernel ends: each thread's `count` keys go into the padded exchange (thread i's at i*E,
  * ...), then the block writes its tile of len keys back, coalesced: E reads of shared memory
- * each, then E stores.
+ * each, then E stores. FULL: the tile is full (len == u*E), so every thread stores its E keys with
+ * no test on count; the tests cost the CF merge kernel 17 compares a thread.
  */
-template <typename T, int E>
+template <typename T, int E, bool FULL>
 __device__ inline void ms_write_tile(kit_shared<T> S, const T (&key)[E], int count, T *out, int len)
 {
     const int u = (int)blockDim.x, i = (int)threadIdx.x;
     __syncthreads();
     KIT_UNROLL
     for (int t = 0; t < E; t++)
-        if (t < count)
+        if (FULL || t < count)
             S[ms_exchange_slot<E>(i * E + t)] = key[t];
     __syncthreads();
-    if (len == u * E) { /* a full tile: E copies a thread, unrolled */
+    if constexpr (FULL) { /* E copies a thread, unrolled */
         KIT_UNROLL
         for (int r = 0; r < E; r++)
             out[i + r * u] = S[ms_exchange_slot<E>(i + r * u)];
-        return;
+    } else {
+        KIT_NO_UNROLL /* the last tile: a thread's trip count may be one more than its warp's others' */
+        for (int x = i; x < len; x += u)
+            out[x] = S[ms_exchange_slot<E>(x)];
     }
-    KIT_NO_UNROLL /* the last tile: a thread's trip count may be one more than its warp's others' */
-    for (int x = i; x < len; x += u)
-        out[x] = S[ms_exchange_slot<E>(x)];
 }
 
 /**
@@ -521,11 +522,13 @@ __global__ void ms_block_sort_kernel(const T *in, T *out, int n, ms_sample_t<T> 
     __syncthreads();
     KIT_START_NEXT_GRID(); /* the tile is loaded: the next kernel's blocks may start and wait for this one's end */
     int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
-    if (len == tile)
+    if (len == tile) {
         ms_block_rounds<T, E, V, true>(S, len, count, key);
-    else
+        ms_write_tile<T, E, true>(S, key, count, out + start, len);
+    } else {
         ms_block_rounds<T, E, V, false>(S, len, count, key);
-    ms_write_tile<T, E>(S, key, count, out + start, len);
+        ms_write_tile<T, E, false>(S, key, count, out + start, len);
+    }
     ms_write_samples<T, E>(key, count, head, tail);
 }
 
@@ -634,7 +637,7 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
     int d0 = (int)(o0 - first), len = (int)(n - o0 < tile ? n - o0 : tile), d1 = d0 + len;
     int a0 = part[t], a1 = d1 == pair_a + pair_b ? pair_a : part[t + 1];
     int n_a = a1 - a0, n_b = len - n_a;
-    const T *A = in + first + a0, *B = in + first + pair_a + (d0 - a0);
+    const T *pair = kit_base_pointer(in + first), *A = pair + a0, *B = pair + pair_a + (d0 - a0);
     T key[E] = {}; /* every output is written before it is used; the braces keep a skeleton warning-free */
     if (len == tile) {
         /* A full tile: the E loads of a thread all in flight before its stores, thread i's keys
@@ -644,13 +647,16 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
            at x, known at compile time but for i (88 instructions fewer in the int32 kernel's code
            for E = 17). For 8-byte keys the reversed address costs registers, 72 against 64, a
            block fewer on each SM: the sort of pairs was 4.8% slower on the H200. They keep the
-           keys' order (results/2026-11-28-h100-h200-merge-exchange/). */
+           keys' order (results/2026-11-28-h100-h200-merge-exchange/). Each load picks an int
+           offset from the pair's start, then makes one address of it (kit_base_pointer): choosing
+           between two addresses, A + x or B + ..., cost 64-bit arithmetic on both. */
         constexpr bool by_position = V == MS_CF && sizeof(T) == 4;
+        const int b0 = pair_a + d0 - a0; /* B's first key of the tile, from the pair's start */
         T v[E];
         KIT_UNROLL
         for (int r = 0; r < E; r++) {
             int x = i + r * u;
-            v[r] = *(x < n_a ? A + x : B + (by_position ? tile - 1 - x : x - n_a));
+            v[r] = pair[x < n_a ? a0 + x : b0 + (by_position ? tile - 1 - x : x - n_a)];
         }
         KIT_UNROLL
         for (int r = 0; r < E; r++) {
@@ -665,11 +671,13 @@ __global__ void ms_merge_kernel(const T *in, T *out, int n, int s, const int *pa
     __syncthreads();
     KIT_START_NEXT_GRID();
     int count = len - i * E < 0 ? 0 : len - i * E < E ? len - i * E : E;
-    if (len == tile)
+    if (len == tile) {
         ms_merge_share<T, E, V, true>(S, 0, n_a, tile, n_a, n_b, i * E, key);
-    else
+        ms_write_tile<T, E, true>(S, key, count, out + o0, len);
+    } else {
         ms_merge_share<T, E, V, false>(S, 0, n_a, tile, n_a, n_b, i * E, key);
-    ms_write_tile<T, E>(S, key, count, out + o0, len);
+        ms_write_tile<T, E, false>(S, key, count, out + o0, len);
+    }
     ms_write_samples<T, E>(key, count, head, tail);
 }
 
