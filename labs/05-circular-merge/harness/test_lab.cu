@@ -71,6 +71,16 @@ static void test_buffers_wrap(void)
     kit_merge_check(KIT_TYPE_I32, 700, 300, KIT_GEN_RANDOM, 83, kit_cfg(2, 256, 100));
 }
 
+/* Where each block starts and ends: blocks of 1, 5, 33 and 64 threads on lists of very different
+   lengths, so that the co-ranks a block searches in global memory lie deep in one list. */
+static void test_block_starts(void)
+{
+    kit_merge_check(KIT_TYPE_I32, 100000, 3, KIT_GEN_RANDOM, 84, kit_cfg(7, 1, 16));
+    kit_merge_check(KIT_TYPE_I32, 3, 100000, KIT_GEN_RANDOM, 85, kit_cfg(9, 5, 64));
+    kit_merge_check(KIT_TYPE_KV32, 65536, 65537, KIT_GEN_DUPLICATES, 86, kit_cfg(11, 33, 200));
+    kit_merge_check(KIT_TYPE_I64, 40000, 70000, KIT_GEN_A_BELOW_B, 87, kit_cfg(13, 64, 128));
+}
+
 static void register_tests(void)
 {
     CU_pSuite h = kit_test_suite("lab05 circular helpers (host)");
@@ -79,6 +89,7 @@ static void register_tests(void)
     kit_merge_register_tests(&LAB05, "lab05");
     CU_pSuite s = kit_test_suite("lab05 buffers that wrap");
     kit_test_add(s, "rounds leave keys behind; buffers wrap", test_buffers_wrap);
+    kit_test_add(s, "blocks of 1, 5, 33 and 64 threads start deep in one list", test_block_starts);
     kit_test_device_suite_ready(s);
 }
 
