@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
@@ -70,6 +71,56 @@ void kit_test_stderr_end(char *buf, size_t len)
     }
     if (len)
         buf[got] = '\0';
+}
+
+/* Stops the test program: a test helper that cannot work makes every result after it meaningless. */
+static void give_up(const char *what)
+{
+    perror(what);
+    exit(2);
+}
+
+int kit_test_run_child(void (*fn)(void), int with_stdout, char **output)
+{
+    int fds[2];
+    fflush(NULL); /* the child must not print the parent's buffered output again */
+    if (pipe(fds) != 0)
+        give_up("kit_test_run_child: pipe");
+    pid_t pid = fork();
+    if (pid < 0)
+        give_up("kit_test_run_child: fork");
+    if (pid == 0) {
+        if (with_stdout)
+            dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        fn();
+        _exit(99); /* fn is expected to exit */
+    }
+    close(fds[1]);
+    size_t cap = 4096, len = 0;
+    char *text = (char *)malloc(cap);
+    for (;;) {
+        if (!text)
+            give_up("kit_test_run_child: malloc");
+        ssize_t got = read(fds[0], text + len, cap - len - 1);
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+        if (cap - len < 1024) {
+            char *bigger = (char *)realloc(text, cap *= 2);
+            if (!bigger)
+                free(text);
+            text = bigger;
+        }
+    }
+    text[len] = '\0';
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    *output = text;
+    return status;
 }
 
 void kit_test_fail(const char *file, unsigned line, const char *fmt, ...)

@@ -52,6 +52,15 @@ int kit_test_stderr_begin(void);
  */
 void kit_test_stderr_end(char *buf, size_t len);
 
+/**
+ * Runs fn in a child process, with the child's stderr, and its stdout when with_stdout is set, on a
+ * pipe: for a test of a path that exits or prints. fn is expected to exit (or exec); if it returns,
+ * the child exits with status 99.
+ * @param[out] output everything the child wrote to the pipe, NUL-terminated (malloc'ed; free it)
+ * @return the child's wait status (see WIFEXITED, WEXITSTATUS)
+ */
+int kit_test_run_child(void (*fn)(void), int with_stdout, char **output);
+
 /** Records a failure with a message built at run time (CUnit's own macros only take literals). */
 void kit_test_fail(const char *file, unsigned line, const char *fmt, ...);
 

@@ -88,56 +88,6 @@ static char *capture_end(capture *c)
     return capture_end_len(c, NULL);
 }
 
-/*
- * Runs fn in a child process with stdout and stderr on a pipe. Returns the
- * wait status; *output gets everything the child printed (malloc'ed).
- */
-static int run_child(void (*fn)(void), char **output)
-{
-    int fds[2];
-    fflush(NULL); /* the child must not print the parent's buffered output again */
-    if (pipe(fds) != 0) {
-        perror("pipe");
-        exit(2);
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("fork");
-        exit(2);
-    }
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        close(fds[0]);
-        close(fds[1]);
-        fn();
-        _exit(99); /* fn is expected to exit or exec */
-    }
-    close(fds[1]);
-    size_t cap = 4096, len = 0;
-    char *text = (char *)kit_xmalloc(cap);
-    for (;;) {
-        if (cap - len < 1024) {
-            char *bigger = (char *)realloc(text, cap *= 2);
-            if (!bigger) {
-                perror("realloc");
-                exit(2);
-            }
-            text = bigger;
-        }
-        ssize_t got = read(fds[0], text + len, cap - len - 1);
-        if (got <= 0)
-            break;
-        len += (size_t)got;
-    }
-    text[len] = '\0';
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    *output = text;
-    return status;
-}
-
 /* Index of the first element out of ascending (dir > 0) or descending (dir < 0) key order; -1 if none. */
 static long long first_out_of_order(kit_type t, const void *data, size_t n, int dir)
 {
@@ -2409,7 +2359,7 @@ static void test_xmalloc(void)
     free(q);
 
     char *output = NULL;
-    int status = run_child(xmalloc_too_much, &output);
+    int status = kit_test_run_child(xmalloc_too_much, 1, &output);
     KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 99,
                    "kit_xmalloc(SIZE_MAX) should exit with a failure status, wait status 0x%x", status);
     KIT_ASSERT_MSG(output[0] != '\0', "kit_xmalloc(SIZE_MAX) should say why it exits, said nothing");
@@ -2485,7 +2435,7 @@ static void test_kit_test_failures(void)
 {
     char *output = NULL;
     child_mode = "fail";
-    int status = run_child(exec_self, &output);
+    int status = kit_test_run_child(exec_self, 1, &output);
     KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 1,
                    "a run with failures should exit 1, wait status 0x%x; output:\n%s", status, output);
     KIT_ASSERT_MSG(strstr(output, "fixture: expected 5, got 4") != NULL,
@@ -2501,7 +2451,7 @@ static void test_kit_test_skip(void)
 {
     char *output = NULL;
     child_mode = "skip";
-    int status = run_child(exec_self, &output);
+    int status = kit_test_run_child(exec_self, 1, &output);
     KIT_ASSERT_MSG(strstr(output, "SKIPPED child skipped") != NULL &&
                        strstr(output, "fixture reason: no widget attached"),
                    "the skip and its reason should be printed; output:\n%s", output);
@@ -2521,7 +2471,7 @@ static void test_kit_test_announce(void)
 {
     char *output = NULL;
     child_mode = "announce";
-    int status = run_child(exec_self, &output);
+    int status = kit_test_run_child(exec_self, 1, &output);
     KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
                    "the child run should pass, wait status 0x%x; output:\n%s", status, output);
     const char *first = strstr(output, "not implemented: first:task");
@@ -2551,6 +2501,48 @@ static void test_kit_test_stderr(void)
     kit_test_stderr_end(buf, sizeof buf); /* no catch under way: nothing, and stderr stays */
     KIT_ASSERT_MSG(buf[0] == '\0', "an end without a begin: expected \"\", got \"%s\"", buf);
     KIT_ASSERT_MSG(fcntl(STDERR_FILENO, F_GETFD) != -1, "stderr is closed after the catches");
+}
+
+/* Children for kit_test_run_child: one that writes to both streams and exits 3, one that
+   writes more than the pipe's first buffer, one that returns. */
+static void child_writes_and_exits(void)
+{
+    printf("to stdout\n");
+    fprintf(stderr, "to stderr\n");
+    exit(3);
+}
+
+static void child_writes_much(void)
+{
+    for (int i = 0; i < 3000; i++)
+        fprintf(stderr, "line %04d\n", i);
+    exit(0);
+}
+
+static void child_returns(void) {}
+
+/* kit_test_run_child: the wait status, what each stream brought, long output whole, and 99 for a child that returned. */
+static void test_kit_test_run_child(void)
+{
+    char *out = NULL;
+    int status = kit_test_run_child(child_writes_and_exits, 1, &out);
+    KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 3, "exit(3) in the child: got wait status 0x%x", status);
+    KIT_ASSERT_MSG(strcmp(out, "to stdout\nto stderr\n") == 0,
+                   "both streams: expected \"to stdout\\nto stderr\\n\", got \"%s\"", out);
+    free(out);
+    status = kit_test_run_child(child_writes_and_exits, 0, &out);
+    KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 3, "exit(3), stderr only: got wait status 0x%x", status);
+    KIT_ASSERT_MSG(strcmp(out, "to stderr\n") == 0, "stderr only: expected \"to stderr\\n\", got \"%s\"", out);
+    free(out);
+    status = kit_test_run_child(child_writes_much, 0, &out);
+    KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0 && strlen(out) == 3000 * 10 &&
+                       strncmp(out + 2999 * 10, "line 2999\n", 10) == 0,
+                   "3000 lines of 10 bytes: expected 30000 bytes ending \"line 2999\", got %zu bytes", strlen(out));
+    free(out);
+    status = kit_test_run_child(child_returns, 1, &out);
+    KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 99 && out[0] == '\0',
+                   "a child that returns: expected exit 99 and no output, got wait status 0x%x and \"%s\"", status, out);
+    free(out);
 }
 
 /* ---- registration ---------------------------------------------------------------- */
@@ -2707,6 +2699,7 @@ static void register_tests(void)
     kit_test_add(test, "a skipped suite counts as skipped and passes", test_kit_test_skip);
     kit_test_add(test, "kit_not_implemented announces once per process", test_kit_test_announce);
     kit_test_add(test, "kit_test_stderr_begin/end catch stderr", test_kit_test_stderr);
+    kit_test_add(test, "kit_test_run_child: status and output of a child", test_kit_test_run_child);
 }
 
 int main(void)

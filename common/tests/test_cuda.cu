@@ -11,57 +11,6 @@
 #include "kit_runner_pairs.h"
 #include "kit_test.h"
 
-/* ---- helpers -------------------------------------------------------------------- */
-
-/*
- * Runs fn in a child process with stderr on a pipe. Returns the wait status;
- * *output gets everything the child wrote to stderr (malloc'ed).
- */
-static int run_child(void (*fn)(void), char **output)
-{
-    int fds[2];
-    fflush(NULL); /* the child must not print the parent's buffered output again */
-    if (pipe(fds) != 0) {
-        perror("pipe");
-        exit(2);
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("fork");
-        exit(2);
-    }
-    if (pid == 0) {
-        dup2(fds[1], 2);
-        close(fds[0]);
-        close(fds[1]);
-        fn();
-        _exit(99); /* fn is expected to exit */
-    }
-    close(fds[1]);
-    size_t cap = 4096, len = 0;
-    char *text = (char *)malloc(cap);
-    for (;;) {
-        if (text && cap - len < 1024) {
-            cap *= 2;
-            text = (char *)realloc(text, cap);
-        }
-        if (!text) {
-            perror("run_child");
-            exit(2);
-        }
-        ssize_t got = read(fds[0], text + len, cap - len - 1);
-        if (got <= 0)
-            break;
-        len += (size_t)got;
-    }
-    text[len] = '\0';
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    *output = text;
-    return status;
-}
-
 /* ---- GPU probe and KIT_SYNC_LAUNCHES (no GPU needed) ----------------------------- */
 
 static void test_gpu_count(void)
@@ -159,7 +108,7 @@ static void child_passes_check(void)
 static void test_check_success(void)
 {
     char *err = NULL;
-    int status = run_child(child_passes_check, &err);
+    int status = kit_test_run_child(child_passes_check, 0, &err);
     KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0 && err[0] == '\0',
                    "CUDA_CHECK(cudaSuccess): expected to return quietly, got wait status 0x%x; stderr:\n%s", status,
                    err);
@@ -171,7 +120,7 @@ static void test_check_failure(void)
     int line = 0;
     check_injected(cudaSuccess, &line);
     char *err = NULL;
-    int status = run_child(child_fails_check, &err);
+    int status = kit_test_run_child(child_fails_check, 0, &err);
     KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 1,
                    "CUDA_CHECK on cudaErrorInvalidValue: expected exit status 1, got wait status 0x%x; stderr:\n%s",
                    status, err);

@@ -40,6 +40,19 @@ static const char *out_dir(void)
     return out_dir_buf[0] ? out_dir_buf : KIT_BUILD_DIR;
 }
 
+/* Starts argv (argv[0] a path) in a child whose stdout and stderr go to the file log; returns its pid, or -1. */
+static pid_t spawn_logged(char **argv, const char *log)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
 /*
  * Grades a submission with a 3 s test timeout and any extra grader arguments; returns the grader's
  * exit status (or -1) and fills rows from its TSV.
@@ -63,13 +76,7 @@ static int grade_with(const char *nvcc, const char *mode, const char *submission
     }
     argv[argc] = NULL;
     remove(tsv);
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
+    pid_t pid = spawn_logged(argv, log);
     int status = -1;
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
         return -1;
@@ -520,13 +527,7 @@ static int run_grader(char **argv)
 {
     char log[512];
     snprintf(log, sizeof log, "%s/selftest-grader.log", out_dir());
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
+    pid_t pid = spawn_logged(argv, log);
     int status = -1;
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
         return -1;
@@ -628,12 +629,10 @@ static int process_running(const char *needle)
  */
 static void batch_interrupt(char **argv, const char *gb, const char *runners, const char *log)
 {
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
+    pid_t pid = spawn_logged(argv, log);
+    if (pid < 0) { /* kill(-1, ...) below would signal every process of this user */
+        kit_test_fail(__FILE__, __LINE__, "could not start the batch grader: fork failed");
+        return;
     }
     /* wait until two students are in (header + 2 lines), then let the third run a moment and interrupt;
        up to 5 minutes, for a loaded machine */
