@@ -53,10 +53,12 @@ int kit_test_stderr_begin(void);
 void kit_test_stderr_end(char *buf, size_t len);
 
 /**
- * Runs fn in a child process, with the child's stderr, and its stdout when with_stdout is set, on a
- * pipe: for a test of a path that exits or prints. fn is expected to exit (or exec); if it returns,
- * the child exits with status 99.
- * @param[out] output everything the child wrote to the pipe, NUL-terminated (malloc'ed; free it)
+ * Runs a function in a child process with the child's output on a pipe: for a test of a path that
+ * exits or prints.
+ * @param[in]  fn          what the child runs; it is expected to exit (or exec), and if it returns
+ *                         the child exits with status 99
+ * @param[in]  with_stdout 0: the pipe takes the child's stderr; else its stdout too
+ * @param[out] output      everything the child wrote to the pipe, NUL-terminated (malloc'ed; free it)
  * @return the child's wait status (see WIFEXITED, WEXITSTATUS)
  */
 int kit_test_run_child(void (*fn)(void), int with_stdout, char **output);

@@ -5,6 +5,19 @@
 #include "kit_trace.h"
 #include "kit_types.h"
 
+kit_access kit_access_at(uint32_t block, uint32_t thread, uint32_t ordinal, uint32_t addr, uint8_t size, int write)
+{
+    kit_access a;
+    memset(&a, 0, sizeof a);
+    a.block = block;
+    a.thread = thread;
+    a.ordinal = ordinal;
+    a.addr = addr;
+    a.size = size;
+    a.write = (uint8_t)(write != 0);
+    return a;
+}
+
 int kit_trace_name_matches(const char *name, const char *kernel)
 {
     if (strcmp(kernel, ".") == 0)

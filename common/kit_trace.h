@@ -60,6 +60,13 @@ typedef struct kit_trace_launch {
     char name[KIT_TRACE_NAME];   /**< the kernel as KIT_LAUNCH named it, e.g. "pbs_kernel<T>" */
 } kit_trace_launch;
 
+/**
+ * The access of @p size bytes at byte @p addr that thread @p thread of block @p block made as its
+ * access number @p ordinal (a store when @p write is set), with site, sync and visit 0 (unknown):
+ * how a test or a figure describes an access it did not record.
+ */
+kit_access kit_access_at(uint32_t block, uint32_t thread, uint32_t ordinal, uint32_t addr, uint8_t size, int write);
+
 /** One launch of the measured kernel, with its accesses, as the grader read them. */
 typedef struct kit_trace_run {
     kit_trace_launch launch; /**< the launch */

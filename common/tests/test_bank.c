@@ -18,19 +18,6 @@ static const kit_bank_model gpu = {32, 4};
 
 /* ---- helpers -------------------------------------------------------------------- */
 
-static kit_access acc_at(uint32_t block, uint32_t thread, uint32_t ordinal, uint32_t addr, uint8_t size, int write)
-{
-    kit_access a;
-    memset(&a, 0, sizeof a);
-    a.block = block;
-    a.thread = thread;
-    a.ordinal = ordinal;
-    a.addr = addr;
-    a.size = size;
-    a.write = (uint8_t)write;
-    return a;
-}
-
 /* Simulates and fails the test (returning -1) if the simulator refuses the trace. */
 static int simulate(const kit_bank_model *m, const kit_access *acc, size_t n, kit_bank_report *rep, const char *what)
 {
@@ -56,7 +43,7 @@ static kit_bank_count strided_load(const kit_bank_model *m, unsigned threads, ui
     kit_access acc[64];
     kit_bank_count none = {0, 0, 0};
     for (unsigned t = 0; t < threads; t++)
-        acc[t] = acc_at(0, t, 0, 4 * stride * t, 4, 0);
+        acc[t] = kit_access_at(0, t, 0, 4 * stride * t, 4, 0);
     kit_bank_report rep;
     if (simulate(m, acc, threads, &rep, what) != 0)
         return none;
@@ -101,6 +88,19 @@ static FILE *file_of(const char *text)
 
 /* ---- kit_bank_simulate ------------------------------------------------------------ */
 
+/* kit_access_at: each field where it belongs, write as 0 or 1, and the rest of the record zero. */
+static void test_access_at(void)
+{
+    kit_access a = kit_access_at(7, 33, 5, 4096, 8, 2);
+    KIT_ASSERT_MSG(a.block == 7 && a.thread == 33 && a.ordinal == 5 && a.addr == 4096 && a.size == 8 && a.write == 1,
+                   "kit_access_at(7, 33, 5, 4096, 8, 2): got block %u thread %u ordinal %u addr %u size %u write %u",
+                   a.block, a.thread, a.ordinal, a.addr, a.size, a.write);
+    KIT_ASSERT_MSG(a.site == 0 && a.sync == 0 && a.visit == 0, "kit_access_at: site %u sync %u visit %u, expected 0 0 0",
+                   a.site, a.sync, a.visit);
+    a = kit_access_at(0, 1, 2, 3, 4, 0);
+    KIT_ASSERT_MSG(a.write == 0, "kit_access_at(..., 0): a store (write %u), expected a load", a.write);
+}
+
 static void test_strides(void)
 {
     /* Thread t reads word s*t: the 32 words fall in 32/g banks, g = gcd(s, 32) distinct words each. */
@@ -122,15 +122,15 @@ static void test_broadcast_and_multicast(void)
     kit_bank_report rep;
     /* Every thread reads word 7: one word, served once. */
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 28, 4, 0);
+        acc[t] = kit_access_at(0, t, 0, 28, 4, 0);
     if (simulate(&gpu, acc, 32, &rep, "broadcast") == 0) {
         expect_count(&rep.load, 1, 1, 0, "broadcast");
         kit_bank_free(&rep);
     }
     /* Threads 0 and 1 read word 0, thread 2 word 32 (bank 0 too): two distinct words in bank 0. */
-    acc[0] = acc_at(0, 0, 0, 0, 4, 0);
-    acc[1] = acc_at(0, 1, 0, 0, 4, 0);
-    acc[2] = acc_at(0, 2, 0, 128, 4, 0);
+    acc[0] = kit_access_at(0, 0, 0, 0, 4, 0);
+    acc[1] = kit_access_at(0, 1, 0, 0, 4, 0);
+    acc[2] = kit_access_at(0, 2, 0, 128, 4, 0);
     if (simulate(&gpu, acc, 3, &rep, "multicast plus one") == 0) {
         expect_count(&rep.load, 1, 2, 1, "two threads on word 0, one on word 32");
         kit_bank_free(&rep);
@@ -143,28 +143,28 @@ static void test_bytes_in_one_word(void)
     kit_bank_report rep;
     /* Byte t % 4 of word 0 for every thread: all within one word. */
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, t % 4, 1, 0);
+        acc[t] = kit_access_at(0, t, 0, t % 4, 1, 0);
     if (simulate(&gpu, acc, 32, &rep, "bytes of word 0") == 0) {
         expect_count(&rep.load, 1, 1, 0, "1-byte loads within word 0");
         kit_bank_free(&rep);
     }
     /* Byte t: words 0 .. 7, one per bank. */
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, t, 1, 0);
+        acc[t] = kit_access_at(0, t, 0, t, 1, 0);
     if (simulate(&gpu, acc, 32, &rep, "bytes 0 .. 31") == 0) {
         expect_count(&rep.load, 1, 1, 0, "1-byte loads of bytes 0 .. 31");
         kit_bank_free(&rep);
     }
     /* 2-byte halves of word 32t (byte 128t, or 128t + 2 for odd t): 32 distinct words, all in bank 0. */
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 128 * t + 2 * (t % 2), 2, 0);
+        acc[t] = kit_access_at(0, t, 0, 128 * t + 2 * (t % 2), 2, 0);
     if (simulate(&gpu, acc, 32, &rep, "2-byte") == 0) {
         expect_count(&rep.load, 1, 32, 31, "2-byte loads, one per word 32t");
         kit_bank_free(&rep);
     }
     /* Halves of word 16t: banks 0 and 16 take 16 words each. */
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 64 * t + 2 * (t % 2), 2, 0);
+        acc[t] = kit_access_at(0, t, 0, 64 * t + 2 * (t % 2), 2, 0);
     if (simulate(&gpu, acc, 32, &rep, "2-byte, banks 0 and 16") == 0) {
         expect_count(&rep.load, 1, 16, 15, "2-byte loads, one per word 16t");
         kit_bank_free(&rep);
@@ -177,9 +177,9 @@ static void test_loads_and_stores_apart(void)
     kit_access acc[32];
     kit_bank_report rep;
     for (unsigned t = 0; t < 16; t++)
-        acc[t] = acc_at(0, t, 0, 4 * 32 * t, 4, 0);
+        acc[t] = kit_access_at(0, t, 0, 4 * 32 * t, 4, 0);
     for (unsigned t = 16; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 4 * t, 4, 1);
+        acc[t] = kit_access_at(0, t, 0, 4 * t, 4, 1);
     if (simulate(&gpu, acc, 32, &rep, "mixed") == 0) {
         expect_count(&rep.load, 1, 16, 15, "loads of the mixed step");
         expect_count(&rep.store, 1, 1, 0, "stores of the mixed step");
@@ -197,10 +197,10 @@ static void test_warps_and_blocks(void)
     kit_access acc[160];
     size_t n = 0;
     for (unsigned t = 0; t < 32; t++) {
-        acc[n++] = acc_at(0, t, 0, 8 * t, 4, 0);
-        acc[n++] = acc_at(0, t, 1, 4 * t, 4, 0);
-        acc[n++] = acc_at(0, 32 + t, 0, 16 * (32 + t), 4, 0);
-        acc[n++] = acc_at(1, t, 0, 0, 4, 0);
+        acc[n++] = kit_access_at(0, t, 0, 8 * t, 4, 0);
+        acc[n++] = kit_access_at(0, t, 1, 4 * t, 4, 0);
+        acc[n++] = kit_access_at(0, 32 + t, 0, 16 * (32 + t), 4, 0);
+        acc[n++] = kit_access_at(1, t, 0, 0, 4, 0);
     }
     kit_bank_report rep;
     if (simulate(&gpu, acc, n, &rep, "warps and blocks") != 0)
@@ -225,7 +225,7 @@ static void test_warps_and_blocks(void)
 /* An access of a site: acc_at with the site, sync and visit the emulator records. */
 static kit_access site_at(uint32_t thread, uint32_t ordinal, uint32_t site, uint32_t sync, uint32_t visit, uint32_t word)
 {
-    kit_access a = acc_at(0, thread, ordinal, word * 4, 4, 0);
+    kit_access a = kit_access_at(0, thread, ordinal, word * 4, 4, 0);
     a.site = site, a.sync = sync, a.visit = visit;
     return a;
 }
@@ -269,7 +269,7 @@ static void test_warp_models(void)
     c = conflicts_as(KIT_GROUP_SITE, apart, ARRAY_LEN(apart), "one sync");
     KIT_ASSERT_MSG(c == 1, "a site visited after the same barrier: expected 1 conflict, got %lld", c);
     /* Site 0 (unknown, a version-1 trace) is grouped by ordinal in both models. */
-    kit_access old[] = {acc_at(0, 0, 0, 0, 4, 0), acc_at(0, 1, 0, 128, 4, 0)};
+    kit_access old[] = {kit_access_at(0, 0, 0, 0, 4, 0), kit_access_at(0, 1, 0, 128, 4, 0)};
     c = conflicts_as(KIT_GROUP_SITE, old, ARRAY_LEN(old), "site 0");
     KIT_ASSERT_MSG(c == 1, "accesses of site 0 at one ordinal: expected 1 conflict, got %lld", c);
     /* A warp model that is neither is refused. */
@@ -283,9 +283,9 @@ static void test_order_does_not_matter(void)
     kit_access acc[64 * 3];
     size_t n = 0;
     for (unsigned t = 0; t < 64; t++) {
-        acc[n++] = acc_at(0, t, 0, 4 * 2 * t, 4, 0);
-        acc[n++] = acc_at(0, t, 1, 4 * 32 * (t % 4), 4, 1);
-        acc[n++] = acc_at(0, t, 2, 4 * (t / 2), 4, 0);
+        acc[n++] = kit_access_at(0, t, 0, 4 * 2 * t, 4, 0);
+        acc[n++] = kit_access_at(0, t, 1, 4 * 32 * (t % 4), 4, 1);
+        acc[n++] = kit_access_at(0, t, 2, 4 * (t / 2), 4, 0);
     }
     kit_bank_report in_order, shuffled;
     if (simulate(&gpu, acc, n, &in_order, "in order") != 0)
@@ -315,7 +315,7 @@ static void test_wide_accesses(void)
     kit_bank_report rep;
     /* 8 bytes, stride 1: two phases of 16 lanes, each 32 words in 32 banks. */
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 8 * t, 8, 0);
+        acc[t] = kit_access_at(0, t, 0, 8 * t, 8, 0);
     if (simulate(&gpu, acc, 32, &rep, "8-byte stride 1") == 0) {
         expect_count(&rep.load, 1, 2, 0, "8-byte stride 1");
         kit_bank_free(&rep);
@@ -326,14 +326,14 @@ static void test_wide_accesses(void)
      * 2 words a bank, cost 2; lanes 16..31 likewise. Cost 4, minus 2 phases: 2 conflicts.
      */
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 16 * t, 8, 0);
+        acc[t] = kit_access_at(0, t, 0, 16 * t, 8, 0);
     if (simulate(&gpu, acc, 32, &rep, "8-byte stride 2") == 0) {
         expect_count(&rep.load, 1, 4, 2, "8-byte accesses 16 bytes apart");
         kit_bank_free(&rep);
     }
     /* 16 bytes, stride 1: four phases of 8 lanes, each 32 consecutive words. */
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 16 * t, 16, 0);
+        acc[t] = kit_access_at(0, t, 0, 16 * t, 16, 0);
     if (simulate(&gpu, acc, 32, &rep, "16-byte stride 1") == 0) {
         expect_count(&rep.load, 1, 4, 0, "16-byte stride 1");
         kit_bank_free(&rep);
@@ -345,26 +345,26 @@ static void test_wide_accesses(void)
      */
     const kit_bank_model kepler = {32, 8};
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 8 * t, 8, 0);
+        acc[t] = kit_access_at(0, t, 0, 8 * t, 8, 0);
     if (simulate(&kepler, acc, 32, &rep, "8-byte banks, 8-byte loads") == 0) {
         expect_count(&rep.load, 1, 1, 0, "8-byte banks, 8-byte loads, stride 1");
         kit_bank_free(&rep);
     }
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 4 * t, 4, 0);
+        acc[t] = kit_access_at(0, t, 0, 4 * t, 4, 0);
     if (simulate(&kepler, acc, 32, &rep, "8-byte banks, 4-byte neighbours") == 0) {
         expect_count(&rep.load, 1, 1, 0, "8-byte banks, 4-byte loads sharing words");
         kit_bank_free(&rep);
     }
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 64 * t, 4, 0);
+        acc[t] = kit_access_at(0, t, 0, 64 * t, 4, 0);
     if (simulate(&kepler, acc, 32, &rep, "8-byte banks, stride 64 bytes") == 0) {
         expect_count(&rep.load, 1, 8, 7, "8-byte banks, 4-byte loads 64 bytes apart");
         kit_bank_free(&rep);
     }
     /* 8 bytes, only lanes 0..15 (phase 1 empty): one phase, cost 1, no conflict. */
     for (unsigned t = 0; t < 16; t++)
-        acc[t] = acc_at(0, t, 0, 8 * t, 8, 0);
+        acc[t] = kit_access_at(0, t, 0, 8 * t, 8, 0);
     if (simulate(&gpu, acc, 16, &rep, "8-byte half warp") == 0) {
         expect_count(&rep.load, 1, 1, 0, "8-byte loads of lanes 0..15");
         kit_bank_free(&rep);
@@ -375,14 +375,14 @@ static void test_wide_accesses(void)
      * conflict: the busiest bank holds 2 distinct words, and 4 distinct words need 1 wavefront.
      */
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, t < 16 ? 0 : 128, 8, 0);
+        acc[t] = kit_access_at(0, t, 0, t < 16 ? 0 : 128, 8, 0);
     if (simulate(&gpu, acc, 32, &rep, "two 8-byte words, one bank pair") == 0) {
         expect_count(&rep.load, 1, 2, 1, "8-byte loads of two words in one bank pair, half a warp each");
         kit_bank_free(&rep);
     }
     /* Case 86: every lane reads one 8-byte word: no conflict either way. */
     for (unsigned t = 0; t < 32; t++)
-        acc[t] = acc_at(0, t, 0, 64, 8, 0);
+        acc[t] = kit_access_at(0, t, 0, 64, 8, 0);
     if (simulate(&gpu, acc, 32, &rep, "one 8-byte word") == 0) {
         expect_count(&rep.load, 1, 2, 0, "8-byte loads of one word by every lane");
         kit_bank_free(&rep);
@@ -416,7 +416,7 @@ static void test_small_models(void)
     /* With w = 12, threads 12..23 are warp 1. */
     kit_access acc[24];
     for (unsigned t = 0; t < 24; t++)
-        acc[t] = acc_at(0, t, 0, 4 * 6 * t, 4, 0);
+        acc[t] = kit_access_at(0, t, 0, 4 * 6 * t, 4, 0);
     kit_bank_report rep;
     if (simulate(&w12, acc, 24, &rep, "w = 12, two warps") == 0) {
         KIT_ASSERT_MSG(rep.warps == 2, "w = 12, threads 0..23: expected 2 warps, got %u", rep.warps);
@@ -428,9 +428,9 @@ static void test_small_models(void)
 
 static void test_refusals(void)
 {
-    kit_access good = acc_at(0, 0, 0, 0, 4, 0);
-    kit_access bad_size = acc_at(0, 0, 0, 0, 3, 0);
-    kit_access bad_thread = acc_at(0, 5000, 0, 0, 4, 0);
+    kit_access good = kit_access_at(0, 0, 0, 0, 4, 0);
+    kit_access bad_size = kit_access_at(0, 0, 0, 0, 3, 0);
+    kit_access bad_thread = kit_access_at(0, 5000, 0, 0, 4, 0);
     static const kit_bank_model w0 = {0, 4}, w2000 = {2000, 4}, word0 = {32, 0};
     const struct {
         const kit_bank_model *m;
@@ -453,7 +453,7 @@ static void test_refusals(void)
 
 static void test_free(void)
 {
-    kit_access acc[2] = {acc_at(0, 0, 0, 0, 4, 0), acc_at(1, 40, 0, 4, 4, 1)};
+    kit_access acc[2] = {kit_access_at(0, 0, 0, 0, 4, 0), kit_access_at(1, 40, 0, 4, 4, 1)};
     kit_bank_report rep;
     if (simulate(&gpu, acc, 2, &rep, "free") != 0)
         return;
@@ -474,9 +474,9 @@ static void test_free(void)
 
 static void test_trace_round_trip(void)
 {
-    kit_access acc[] = {acc_at(0, 0, 0, 0, 4, 0),           acc_at(3, 1023, 7, 4294967280u, 16, 1),
-                        acc_at(16777215, 5, 4294967295u, 1, 1, 0), acc_at(2, 31, 1, 6, 2, 1),
-                        acc_at(0, 1, 0, 8, 8, 0)};
+    kit_access acc[] = {kit_access_at(0, 0, 0, 0, 4, 0),           kit_access_at(3, 1023, 7, 4294967280u, 16, 1),
+                        kit_access_at(16777215, 5, 4294967295u, 1, 1, 0), kit_access_at(2, 31, 1, 6, 2, 1),
+                        kit_access_at(0, 1, 0, 8, 8, 0)};
     acc[1].site = 4294967295u, acc[1].sync = 12, acc[1].visit = 3; /* version 2's fields, at their extremes */
     acc[3].site = 2, acc[3].sync = 4294967295u, acc[3].visit = 4294967295u;
     FILE *f = tmpfile();
@@ -521,7 +521,7 @@ static void test_trace_round_trip(void)
 /* kit_trace_save: a file that reads back the same, and -1 (with a message) where it cannot write. */
 static void test_trace_save(void)
 {
-    kit_access acc[] = {acc_at(0, 3, 0, 12, 4, 0), acc_at(1, 0, 2, 64, 8, 1)};
+    kit_access acc[] = {kit_access_at(0, 3, 0, 12, 4, 0), kit_access_at(1, 0, 2, 64, 8, 1)};
     char path[] = "/tmp/kit-trace-save-XXXXXX";
     int fd = mkstemp(path);
     KIT_ASSERT_MSG(fd >= 0, "mkstemp failed");
@@ -823,6 +823,7 @@ static void register_tests(void)
 {
     CU_pSuite sim = kit_test_suite("kit_bank_simulate");
     kit_test_add(sim, "a trace whose sort key would pass 64 bits is refused", test_key_overflow_refused);
+    kit_test_add(sim, "kit_access_at: the record of one access", test_access_at);
     kit_test_add(sim, "strided loads: gcd(s, 32) - 1 conflicts", test_strides);
     kit_test_add(sim, "broadcast and multicast", test_broadcast_and_multicast);
     kit_test_add(sim, "accesses narrower than a bank", test_bytes_in_one_word);

@@ -181,19 +181,6 @@ static size_t count_of(const char *haystack, const char *needle)
     return count;
 }
 
-static kit_access acc_at(uint32_t block, uint32_t thread, uint32_t ordinal, uint32_t addr, uint8_t size, int write)
-{
-    kit_access a;
-    memset(&a, 0, sizeof a);
-    a.block = block;
-    a.thread = thread;
-    a.ordinal = ordinal;
-    a.addr = addr;
-    a.size = size;
-    a.write = (uint8_t)write;
-    return a;
-}
-
 static void small_view(kit_viz_view *v, unsigned w)
 {
     kit_viz_view_init(v);
@@ -626,8 +613,8 @@ static void test_grid_multicast_and_conflict(void)
      * w = 4. Ordinal 0: threads 0 and 1 read word 0, thread 2 word 4 (bank 0 again),
      * thread 3 word 3. Ordinal 1: thread 0 writes word 7. Words 1, 2, 5, 6 stay blank.
      */
-    kit_access acc[] = {acc_at(0, 0, 0, 0, 4, 0), acc_at(0, 1, 0, 0, 4, 0), acc_at(0, 2, 0, 16, 4, 0),
-                        acc_at(0, 3, 0, 12, 4, 0), acc_at(0, 0, 1, 28, 4, 1)};
+    kit_access acc[] = {kit_access_at(0, 0, 0, 0, 4, 0), kit_access_at(0, 1, 0, 0, 4, 0), kit_access_at(0, 2, 0, 16, 4, 0),
+                        kit_access_at(0, 3, 0, 12, 4, 0), kit_access_at(0, 0, 1, 28, 4, 1)};
     kit_viz_view v;
     small_view(&v, 4);
     kit_viz_grid g;
@@ -696,7 +683,7 @@ static void test_grid_kinds_and_phases(void)
     kit_viz_grid g;
     small_view(&v, 32);
     /* A load of word 0 and a store of word 32 in one ordinal: same bank, but two steps, so no conflict. */
-    kit_access mixed[] = {acc_at(0, 0, 0, 0, 4, 0), acc_at(0, 1, 0, 128, 4, 1)};
+    kit_access mixed[] = {kit_access_at(0, 0, 0, 0, 4, 0), kit_access_at(0, 1, 0, 128, 4, 1)};
     if (build(&v, 0, mixed, 2, &g, "load and store") == 0) {
         KIT_ASSERT_MSG(!kit_viz_cell_at(&g, 0, 0)->conflict && !kit_viz_cell_at(&g, 0, 1)->conflict &&
                            kit_viz_cell_at(&g, 0, 1)->highlight,
@@ -707,7 +694,7 @@ static void test_grid_kinds_and_phases(void)
     /* 8-byte loads, stride 1: bank b holds words b and b + 32, but they fall in different phases. */
     kit_access wide[32];
     for (unsigned t = 0; t < 32; t++)
-        wide[t] = acc_at(0, t, 0, 8 * t, 8, 0);
+        wide[t] = kit_access_at(0, t, 0, 8 * t, 8, 0);
     if (build(&v, 0, wide, 32, &g, "8-byte stride 1") == 0) {
         unsigned conflicting = 0, lit = 0;
         for (size_t c = 0; c < (size_t)g.cols * g.w; c++) {
@@ -723,7 +710,7 @@ static void test_grid_kinds_and_phases(void)
     }
     /* 8-byte, 16 bytes apart: in each phase, banks hold 2 words: every cell conflicts. */
     for (unsigned t = 0; t < 32; t++)
-        wide[t] = acc_at(0, t, 0, 16 * t, 8, 0);
+        wide[t] = kit_access_at(0, t, 0, 16 * t, 8, 0);
     if (build(&v, 0, wide, 32, &g, "8-byte stride 2") == 0) {
         unsigned conflicting = 0;
         for (size_t c = 0; c < (size_t)g.cols * g.w; c++)
@@ -741,9 +728,9 @@ static void test_grid_warps_blocks_columns(void)
     kit_access acc[64];
     size_t n = 0;
     for (unsigned t = 32; t < 64; t++)
-        acc[n++] = acc_at(1, t, 5, 4 * (1000 + t), 4, 0);
+        acc[n++] = kit_access_at(1, t, 5, 4 * (1000 + t), 4, 0);
     for (unsigned t = 0; t < 32; t++)
-        acc[n++] = acc_at(0, t, 0, 4 * t, 4, 0);
+        acc[n++] = kit_access_at(0, t, 0, 4 * t, 4, 0);
     kit_viz_view v;
     kit_viz_grid g;
     small_view(&v, 32);
@@ -763,7 +750,7 @@ static void test_grid_warps_blocks_columns(void)
 
 static void test_grid_refusals(void)
 {
-    kit_access acc[] = {acc_at(0, 0, 0, 0, 4, 0), acc_at(0, 1, 2, 4, 4, 0), acc_at(1, 0, 0, 0, 4, 0)};
+    kit_access acc[] = {kit_access_at(0, 0, 0, 0, 4, 0), kit_access_at(0, 1, 2, 4, 4, 0), kit_access_at(1, 0, 0, 0, 4, 0)};
     static const struct {
         unsigned w, word;
         uint32_t block, warp;
@@ -793,7 +780,7 @@ static void test_grid_refusals(void)
             kit_viz_grid_free(&g);
     }
     /* Too many cells: words 0 and 32 * 40000 make 40001 columns of 32. */
-    kit_access far[] = {acc_at(0, 0, 0, 0, 4, 0), acc_at(0, 1, 0, 4 * 32 * 40000, 4, 0)};
+    kit_access far[] = {kit_access_at(0, 0, 0, 0, 4, 0), kit_access_at(0, 1, 0, 4 * 32 * 40000, 4, 0)};
     kit_viz_view v;
     kit_viz_grid g;
     char err[512] = "";
@@ -801,7 +788,7 @@ static void test_grid_refusals(void)
     int rc = kit_viz_grid_build(&v, 0, far, 2, &g, err, sizeof err);
     KIT_ASSERT_MSG(rc == -1 && strstr(err, "can be drawn"), "a huge span: expected a refusal, got %d \"%s\"", rc, err);
     /* Bad accesses are the simulator's to refuse, in its words. */
-    kit_access size3[] = {acc_at(0, 0, 0, 0, 3, 0)}, t5000[] = {acc_at(0, 5000, 0, 0, 4, 0)};
+    kit_access size3[] = {kit_access_at(0, 0, 0, 0, 3, 0)}, t5000[] = {kit_access_at(0, 5000, 0, 0, 4, 0)};
     rc = kit_viz_grid_build(&v, 0, size3, 1, &g, err, sizeof err);
     KIT_ASSERT_MSG(rc == -1 && strstr(err, "size 3"), "size 3: expected a refusal, got %d \"%s\"", rc, err);
     uint32_t *ords = NULL;
@@ -850,7 +837,7 @@ static void test_svg_basics(void)
         free(svg);
     }
     /* XML specials in a title are escaped. */
-    kit_access acc[] = {acc_at(0, 0, 0, 0, 4, 0)};
+    kit_access acc[] = {kit_access_at(0, 0, 0, 0, 4, 0)};
     kit_viz_view v;
     small_view(&v, 32);
     snprintf(v.title, sizeof v.title, "a <b> & \"c\"");

@@ -1515,13 +1515,7 @@ fail:
 
 static kit_access read_at(uint32_t thread, uint32_t ordinal, uint32_t word)
 {
-    kit_access a;
-    memset(&a, 0, sizeof a);
-    a.thread = thread;
-    a.ordinal = ordinal;
-    a.addr = word * FIG_WORD;
-    a.size = FIG_WORD;
-    return a;
+    return kit_access_at(0, thread, ordinal, word * FIG_WORD, FIG_WORD, 0);
 }
 
 static int fig_alloc(kit_viz_figure *fig, size_t n, unsigned w, char *err, size_t errlen)
