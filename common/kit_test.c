@@ -101,19 +101,15 @@ int kit_test_run_child(void (*fn)(void), int with_stdout, char **output)
     close(fds[1]);
     size_t cap = 4096, len = 0;
     char *text = (char *)malloc(cap);
+    if (!text)
+        give_up("kit_test_run_child: malloc");
     for (;;) {
-        if (!text)
-            give_up("kit_test_run_child: malloc");
         ssize_t got = read(fds[0], text + len, cap - len - 1);
         if (got <= 0)
             break;
         len += (size_t)got;
-        if (cap - len < 1024) {
-            char *bigger = (char *)realloc(text, cap *= 2);
-            if (!bigger)
-                free(text);
-            text = bigger;
-        }
+        if (cap - len < 1024 && !(text = (char *)realloc(text, cap *= 2)))
+            give_up("kit_test_run_child: realloc"); /* the old block is not freed: the program ends here */
     }
     text[len] = '\0';
     close(fds[0]);
