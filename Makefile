@@ -228,10 +228,14 @@ $(BUILD)/labs/student/%/test_lab.o: labs/%/harness/test_lab.cu
 	$(call compile_lab,labs)
 
 # ...and, for machines without a GPU, through the CPU emulation.
+# A lab's CPU programs are built with the checked memory's instrumentation, as the grader builds its
+# runners (KIT_CPU_CHECKED_FLAGS, grader/build.h: its one home), so that make run and the tests report
+# an access past an array's end with the array, the index, the thread and the block.
+KIT_CPU_CHECKED := $(shell sed -n 's/^\#define KIT_CPU_CHECKED_FLAGS "\(.*\)"/\1/p' grader/build.h)
 define compile_lab_cpu
 $(say) CXX "$< (with $(1)/$*, CPU build)"
 @mkdir -p $(@D)
-$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) $(call lab_includes,$(1),$*) -c $< -o $@
+$(Q)$(CXX) $(KIT_CPUFLAGS) $(CXXFLAGS) $(KIT_CPU_CHECKED) $(call lab_includes,$(1),$*) -c $< -o $@
 endef
 $(BUILD)/labs/sol-cpu/%/driver.o: labs/%/harness/driver.cu
 	$(call compile_lab_cpu,solutions)

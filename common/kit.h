@@ -26,6 +26,7 @@
  * - kit_cuda.h         CUDA_CHECK, the GPU probe and the event timer (.cu files only)
  * - kit_device.h       shared-memory accesses and kernel launches, written once for nvcc and the CPU build
  * - kit_cpu.h          the CPU stand-in for CUDA (g++ -DKIT_CPU): built-ins and runtime, kernels run on the CPU
+ * - kit_cpu_mem.h      the CPU emulation's checked memory: the device heap, and the check of every load and store
  * - bank_micro.cuh     micro-kernels of known access patterns, for bankcheck (simulator against ncu)
  *
  * What lab harnesses and runners share:

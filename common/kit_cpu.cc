@@ -1,20 +1,37 @@
 // The CPU emulation of CUDA kernels: coroutine threads, barriers, warp exchange, the runtime subset, and tracing.
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <map>
 #include <unordered_map>
 #include <vector>
 
 #include "kit_cpu.h"
+#include "kit_cpu_mem.h"
 #include "kit_trace.h"
 #include "kit_types.h"
 
-kit_cpu_now_t kit_cpu_now;
+namespace {
+/** What threadIdx, blockIdx, blockDim and gridDim read: the emulator updates it at every switch. */
+struct {
+    uint3 thread_idx, block_idx;
+    dim3 block_dim, grid_dim;
+} kit_cpu_now;
+} // namespace
+
+uint3 kit_cpu_thread_idx(void) { return kit_cpu_now.thread_idx; }
+uint3 kit_cpu_block_idx(void) { return kit_cpu_now.block_idx; }
+dim3 kit_cpu_block_dim(void) { return kit_cpu_now.block_dim; }
+dim3 kit_cpu_grid_dim(void) { return kit_cpu_now.grid_dim; }
+
+int kit_cpu_lane(void)
+{
+    unsigned lin = kit_cpu_now.thread_idx.x +
+                   kit_cpu_now.block_dim.x * (kit_cpu_now.thread_idx.y + kit_cpu_now.block_dim.y * kit_cpu_now.thread_idx.z);
+    return (int)(lin % 32);
+}
 
 /*
  * Switching between the emulated threads. glibc's swapcontext saves and restores the signal mask, a
@@ -124,12 +141,11 @@ struct warp_state {
 };
 
 const size_t STACK_BYTES = 256 * 1024; // per thread; kernels keep small arrays in registers
-const size_t PAGE = 4096;
 const size_t MAX_DYNAMIC_SHARED = 227 * 1024; // Hopper's largest per-block opt-in
 
 struct emulator {
     std::vector<cpu_thread> threads;
-    std::vector<char *> stacks;
+    std::vector<char *> stacks; // each STACK_BYTES, between two unmapped pages
     std::vector<warp_state> warps;
     cpu_context scheduler;
     const kit_cpu_body *body = nullptr; // the running launch's, else none
@@ -144,7 +160,8 @@ struct emulator {
     const char *kernel = nullptr; // the running launch's name
     bool streamed = false;        // whether its accesses go to the grader's stream
     std::unordered_map<const void *, uint32_t> sites; // the launch's access sites: call address -> 1, 2, ...
-    std::map<uintptr_t, size_t> device; // "device" allocations (cudaMalloc): start -> bytes
+    char *host_stack = nullptr;   // the stack of checked host calls (kit_cpu_host_call)
+    bool in_host_call = false;
 };
 
 // The grader's trace stream (kit_trace.h): -1 until the first launch looks at KIT_TRACE_FD, then 1 or 0.
@@ -205,7 +222,6 @@ void set_error(cudaError_t e)
 void yield_to_scheduler()
 {
     context_switch(&EMU.current->ctx, &EMU.scheduler);
-    kit_cpu_now.thread_idx = EMU.current->idx;
 }
 
 // A thread's life: the kernel's body, then back to the scheduler, which never resumes it.
@@ -217,16 +233,20 @@ void thread_entry()
     abort(); // unreachable: a finished thread is not switched to
 }
 
-// A stack with a guard page below it, so an overflow faults instead of corrupting a neighbour.
+// A thread's stack: a mapping of its own at a random address, between two unmapped pages, so an
+// overflow faults instead of reaching a neighbour (kit_cpu_mem.h).
 char *new_stack()
 {
-    void *p = mmap(NULL, STACK_BYTES + PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        perror("kit CPU emulation: out of memory for a thread stack");
-        exit(KIT_EXIT_NOMEM);
-    }
-    mprotect(p, PAGE, PROT_NONE);
-    return (char *)p;
+    return kit_cpu_mem_map(STACK_BYTES);
+}
+
+// Runs thread t until it waits or ends, with the checked memory on its stack.
+void run_thread(cpu_thread &t, char *stack)
+{
+    EMU.current = &t;
+    kit_cpu_now.thread_idx = t.idx;
+    kit_cpu_mem_stack((uintptr_t)stack, (uintptr_t)stack + STACK_BYTES);
+    context_switch(&EMU.scheduler, &t.ctx);
 }
 
 void release_barrier()
@@ -302,6 +322,7 @@ void run_block(const dim3 &block)
         EMU.warps[w].ballot[0] = EMU.warps[w].ballot[1] = 0;
     }
     memset(EMU.shared.data(), 0xA5, EMU.shared.size());
+    kit_cpu_mem_block_start();
     for (unsigned i = 0; i < n; i++) {
         cpu_thread &t = EMU.threads[i];
         t.lin = i;
@@ -311,7 +332,7 @@ void run_block(const dim3 &block)
         t.global_ordinal = 0;
         t.sync = 0;
         t.visits.clear();
-        context_start(&t.ctx, EMU.stacks[i] + PAGE, STACK_BYTES, thread_entry);
+        context_start(&t.ctx, EMU.stacks[i], STACK_BYTES, thread_entry);
     }
     while (EMU.live > 0) {
         bool ran = false;
@@ -320,9 +341,7 @@ void run_block(const dim3 &block)
             if (t.state != RUNNABLE)
                 continue;
             ran = true;
-            EMU.current = &t;
-            kit_cpu_now.thread_idx = t.idx;
-            context_switch(&EMU.scheduler, &t.ctx);
+            run_thread(t, EMU.stacks[i]);
             if (t.state == DONE) {
                 EMU.live--;
                 try_release_warp(i / 32); // a lane that finished no longer holds its warp back
@@ -394,7 +413,8 @@ static void stream_launch(const char *name, dim3 grid, dim3 block, size_t shared
 
 void kit_cpu_launch_body(const char *name, dim3 grid, dim3 block, size_t dynamic_shared_bytes, kit_cpu_body body)
 {
-    if (EMU.body) {
+    kit_cpu_mem_init();
+    if (EMU.body || EMU.in_host_call) {
         fprintf(stderr, "kit CPU emulation: %s launched %s from inside a kernel; only the harness launches kernels\n",
                 EMU.kernel ? EMU.kernel : "a kernel", name ? name : "a kernel");
         _exit(1);
@@ -419,6 +439,7 @@ void kit_cpu_launch_body(const char *name, dim3 grid, dim3 block, size_t dynamic
         stream_launch(name, grid, block, dynamic_shared_bytes);
     kit_cpu_now.block_dim = block;
     kit_cpu_now.grid_dim = grid;
+    kit_cpu_mem_enter(0, 0, body.f, body.bytes, 0); /* each thread's stack is set as it runs */
     for (unsigned z = 0; z < grid.z && !EMU.failed; z++)
         for (unsigned y = 0; y < grid.y && !EMU.failed; y++)
             for (unsigned x = 0; x < grid.x && !EMU.failed; x++) {
@@ -426,6 +447,7 @@ void kit_cpu_launch_body(const char *name, dim3 grid, dim3 block, size_t dynamic
                 EMU.block_lin = x + grid.x * (y + grid.y * z);
                 run_block(block);
             }
+    kit_cpu_mem_leave();
     EMU.body = nullptr;
     EMU.kernel = nullptr;
     EMU.current = nullptr;
@@ -544,64 +566,88 @@ size_t kit_cpu_trace_stop(kit_access **out)
     return n;
 }
 
-// ---- the runtime: "device" memory is host memory -------------------------------
+// ---- the runtime: "device" memory is the checked heap (kit_cpu_mem.h) ----------------------
 
 cudaError_t cudaMalloc(void **p, size_t bytes)
 {
-    *p = malloc(bytes ? bytes : 1);
+    *p = kit_cpu_mem_alloc(bytes ? bytes : 1);
     if (!*p) { /* as kit_xmalloc says it: a grader's memory-limit verdict looks for these words */
         fprintf(stderr, "kit CPU emulation: cudaMalloc: out of memory allocating %zu bytes\n", bytes);
         return cudaErrorMemoryAllocation;
     }
-    EMU.device[(uintptr_t)*p] = bytes ? bytes : 1;
     return cudaSuccess;
 }
 
 cudaError_t cudaFree(void *p)
 {
-    EMU.device.erase((uintptr_t)p);
-    free(p);
+    if (p && kit_cpu_mem_free(p) != 0)
+        return cudaErrorInvalidValue;
     return cudaSuccess;
 }
 
-// ---- global memory: the loads and stores of code built with -fsanitize=thread -------------------
-// The grader builds the runners of labs whose tests bound global-memory requests with GCC's
-// ThreadSanitizer instrumentation (and --param=tsan-instrument-func-entry-exit=0), which calls
-// __tsan_readN / __tsan_writeN before every load and store the compiled code makes. The kit has no
-// ThreadSanitizer runtime: these are the hooks, and they record the measured kernel's accesses to
-// "device" memory (cudaMalloc) in the grader's stream, sited by the instruction that made them, as
-// kit_cpu_shared_load() does for shared memory. Everything else (the harness, the stack) is passed by.
-namespace {
-
-void global_access(const void *p, size_t size, int write, const void *call)
+void kit_cpu_name_array(const void *p, const char *name, unsigned elem_bytes, const char *what)
 {
-    if (!EMU.streamed || !EMU.current || !EMU.body || EMU.device.empty())
-        return;
-    auto it = EMU.device.upper_bound((uintptr_t)p);
-    if (it == EMU.device.begin() || (uintptr_t)p >= std::prev(it)->first + std::prev(it)->second)
-        return;
-    unsigned bytes = size >= 16 ? 16 : size >= 8 ? 8 : size >= 4 ? 4 : size >= 2 ? 2 : 1;
-    record(0, bytes, write, call, 1);
+    kit_cpu_mem_name(p, name, elem_bytes, what);
 }
 
-} // namespace
+// ---- what the checked memory asks of the scheduler (kit_cpu_mem.h) ------------------------------
 
-#define KIT_TSAN_HOOKS(n)                                                                                            \
-    extern "C" void __tsan_read##n(void *p) { global_access(p, n, 0, __builtin_return_address(0)); }               \
-    extern "C" void __tsan_write##n(void *p) { global_access(p, n, 1, __builtin_return_address(0)); }              \
-    extern "C" void __tsan_unaligned_read##n(void *p) { global_access(p, n, 0, __builtin_return_address(0)); }     \
-    extern "C" void __tsan_unaligned_write##n(void *p) { global_access(p, n, 1, __builtin_return_address(0)); }
-KIT_TSAN_HOOKS(1)
-KIT_TSAN_HOOKS(2)
-KIT_TSAN_HOOKS(4)
-KIT_TSAN_HOOKS(8)
-KIT_TSAN_HOOKS(16)
-#undef KIT_TSAN_HOOKS
-extern "C" void __tsan_read_range(void *p, unsigned long size) { global_access(p, size, 0, __builtin_return_address(0)); }
-extern "C" void __tsan_write_range(void *p, unsigned long size) { global_access(p, size, 1, __builtin_return_address(0)); }
-extern "C" void __tsan_init(void) {}
-extern "C" void __tsan_func_entry(void *) {}
-extern "C" void __tsan_func_exit(void) {}
+void kit_cpu_global_access(unsigned bytes, int write, const void *site)
+{
+    if (!EMU.streamed || !EMU.current || !EMU.body)
+        return;
+    unsigned b = bytes >= 16 ? 16 : bytes >= 8 ? 8 : bytes >= 4 ? 4 : bytes >= 2 ? 2 : 1;
+    record(0, b, write, site, 1);
+}
+
+void kit_cpu_describe_running(char *buf, size_t len)
+{
+    if (EMU.body && EMU.current)
+        snprintf(buf, len, " by thread %u of block %u in %s", EMU.current->lin, EMU.block_lin,
+                 EMU.kernel ? EMU.kernel : "a kernel");
+    else if (EMU.in_host_call)
+        snprintf(buf, len, " on the host, in the lab file's function the harness called");
+    else
+        snprintf(buf, len, "%s", "");
+}
+
+int kit_cpu_running_kernel(void)
+{
+    return EMU.body && EMU.current;
+}
+
+int kit_cpu_stack_owner(uintptr_t a)
+{
+    if (!EMU.body)
+        return -1;
+    for (size_t i = 0; i < EMU.threads.size() && i < EMU.stacks.size(); i++)
+        if (a >= (uintptr_t)EMU.stacks[i] && a < (uintptr_t)EMU.stacks[i] + STACK_BYTES)
+            return (int)i;
+    return -1;
+}
+
+void kit_cpu_host_call_body(kit_cpu_body body)
+{
+    if (EMU.body || EMU.in_host_call) {
+        fprintf(stderr, "kit CPU emulation: a checked host call from inside a kernel or another host call\n");
+        _exit(1);
+    }
+    if (!EMU.host_stack)
+        EMU.host_stack = new_stack();
+    static kit_cpu_body running;
+    static cpu_context caller, callee;
+    running = body;
+    context_start(&callee, EMU.host_stack, STACK_BYTES, [] {
+        running.fn(running.f);
+        context_switch(&callee, &caller);
+        abort(); // unreachable: a finished host call is not switched to
+    });
+    EMU.in_host_call = true;
+    kit_cpu_mem_enter((uintptr_t)EMU.host_stack, (uintptr_t)EMU.host_stack + STACK_BYTES, body.f, body.bytes, 1);
+    context_switch(&caller, &callee);
+    kit_cpu_mem_leave();
+    EMU.in_host_call = false;
+}
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {

@@ -18,6 +18,8 @@
 #include <stdlib.h> /* as cuda_runtime.h does: code written for nvcc calls malloc and free without including it */
 #include <string.h>
 
+#include <type_traits>
+
 #include "kit_trace.h" /* kit_access */
 
 
@@ -29,8 +31,11 @@
 #define __noinline__
 #define __launch_bounds__(...)
 #define __align__(n) alignas(n)
-#define __shared__ static
-#define __constant__ static
+/* A __shared__ variable (given kernels only: a lab file takes its shared memory from
+   KIT_DYNAMIC_SHARED) is thread-local data of the executable, which the emulator resets before
+   every block, so that nothing carries over from one block to the next, as on a GPU. */
+#define __shared__ static thread_local
+#define __constant__ static const
 /** Inlined even without optimization: kit_shared's accessors, so that every access has a site of its own. */
 #define KIT_CPU_INLINE __attribute__((always_inline)) inline
 
@@ -57,19 +62,20 @@ struct dim3 {
     constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 
-/** What threadIdx, blockIdx, blockDim and gridDim read: the emulator updates it at every switch. */
-struct kit_cpu_now_t {
-    uint3 thread_idx; /**< threadIdx of the running thread */
-    uint3 block_idx; /**< blockIdx of the running block */
-    dim3 block_dim; /**< blockDim of the launch */
-    dim3 grid_dim; /**< gridDim of the launch */
-};
-extern kit_cpu_now_t kit_cpu_now; /**< the running thread, as the emulator sets it */
+/**
+ * threadIdx, blockIdx, blockDim and gridDim of the running thread, as values: code can read them,
+ * never take their address, so nothing a kernel may name leads to the emulator's state.
+ * @{ */
+uint3 kit_cpu_thread_idx(void);
+uint3 kit_cpu_block_idx(void);
+dim3 kit_cpu_block_dim(void);
+dim3 kit_cpu_grid_dim(void);
+/** @} */
 
-#define threadIdx (kit_cpu_now.thread_idx)
-#define blockIdx (kit_cpu_now.block_idx)
-#define blockDim (kit_cpu_now.block_dim)
-#define gridDim (kit_cpu_now.grid_dim)
+#define threadIdx (kit_cpu_thread_idx())
+#define blockIdx (kit_cpu_block_idx())
+#define blockDim (kit_cpu_block_dim())
+#define gridDim (kit_cpu_grid_dim())
 #define warpSize 32
 
 /* ---- synchronization and warp operations ------------------------------------ */
@@ -100,12 +106,7 @@ T kit_cpu_shfl(unsigned mask, T var, int src)
 }
 
 /** The calling thread's lane. */
-inline int kit_cpu_lane(void)
-{
-    unsigned lin = kit_cpu_now.thread_idx.x +
-                   kit_cpu_now.block_dim.x * (kit_cpu_now.thread_idx.y + kit_cpu_now.block_dim.y * kit_cpu_now.thread_idx.z);
-    return (int)(lin % 32);
-}
+int kit_cpu_lane(void);
 
 template <typename T>
 T __shfl_sync(unsigned mask, T var, int src, int width = 32)
@@ -225,6 +226,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
 struct kit_cpu_body {
     void (*fn)(const void *f); /**< calls the callable */
     const void *f;             /**< the callable */
+    size_t bytes;              /**< its size: the code it runs may read it (a kernel's arguments) */
 };
 
 /** kit_cpu_launch() with its body as a function pointer and its argument. */
@@ -249,9 +251,48 @@ void kit_cpu_launch_body(const char *name, dim3 grid, dim3 block, size_t dynamic
 template <typename F>
 inline void kit_cpu_launch(const char *name, dim3 grid, dim3 block, size_t dynamic_shared_bytes, const F &body)
 {
-    kit_cpu_body b = {[](const void *f) { (*static_cast<const F *>(f))(); }, &body};
+    kit_cpu_body b = {[](const void *f) { (*static_cast<const F *>(f))(); }, &body, sizeof body};
     kit_cpu_launch_body(name, grid, block, dynamic_shared_bytes, b);
 }
+
+/** kit_cpu_host_call() with its body as a function pointer; the callable is read and written there. */
+void kit_cpu_host_call_body(kit_cpu_body body);
+
+/**
+ * Runs @p f, host code that calls a lab file's function (lab 1's merge, lab 2's co-rank), as the
+ * emulator runs a kernel's thread: on a stack of its own, with every load and store of the lab
+ * file's code checked (kit_cpu_checked, below). Returns what f returns.
+ * @param[in] f a callable without arguments; what it captures, it captures by value
+ */
+template <typename F>
+inline auto kit_cpu_host_call(const F &f) -> decltype(f())
+{
+    typedef decltype(f()) R;
+    if constexpr (std::is_void<R>::value) {
+        F copy = f;
+        kit_cpu_body b = {[](const void *p) { (*static_cast<const F *>(p))(); }, &copy, sizeof copy};
+        kit_cpu_host_call_body(b);
+    } else {
+        struct call {
+            F f;
+            R r;
+        } c = {f, R()};
+        kit_cpu_body b = {[](const void *p) { call *q = static_cast<call *>(const_cast<void *>(p)); q->r = q->f(); },
+                          &c, sizeof c};
+        kit_cpu_host_call_body(b);
+        return c.r;
+    }
+}
+
+/**
+ * Names the device array at @p p (as cudaMalloc returned it) for the emulator's messages: an access
+ * past its end then reads "out-of-bounds global load A[1000] (A holds 1000 keys)".
+ * @param[in] p          the array
+ * @param[in] name       its name, "A" (copied)
+ * @param[in] elem_bytes the size of one element, for the index and the count (0: count bytes)
+ * @param[in] what       what an element is called, "keys" (copied; NULL: "elements")
+ */
+void kit_cpu_name_array(const void *p, const char *name, unsigned elem_bytes, const char *what);
 
 /**
  * Loads @p size bytes at byte offset @p offset of the running block's dynamic

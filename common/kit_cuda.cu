@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include "kit_cuda.h"
+#include "kit_device.h"
+#include "kit_driver.h"
 
 int kit_sync_launches(void)
 {
@@ -69,4 +71,28 @@ void *kit_device_copy(const void *h_src, size_t bytes)
     if (bytes)
         CUDA_CHECK(cudaMemcpy(d, h_src, bytes, cudaMemcpyHostToDevice));
     return d;
+}
+
+void *kit_host_array(const void *src, size_t bytes, const char *name, unsigned elem_bytes, const char *what)
+{
+#ifdef KIT_CPU
+    void *p = NULL;
+    CUDA_CHECK(cudaMalloc(&p, bytes ? bytes : 1));
+    kit_cpu_name_array(p, name, elem_bytes, what);
+#else
+    (void)name, (void)elem_bytes, (void)what;
+    void *p = kit_xmalloc(bytes ? bytes : 1);
+#endif
+    if (src && bytes)
+        memcpy(p, src, bytes);
+    return p;
+}
+
+void kit_host_array_free(void *p)
+{
+#ifdef KIT_CPU
+    cudaFree(p);
+#else
+    free(p);
+#endif
 }

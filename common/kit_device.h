@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include <tuple>
 #include <type_traits>
 
 #ifdef KIT_CPU
@@ -229,8 +230,14 @@ extern __shared__ __align__(16) unsigned char kit_dynamic_smem_[];
  * as the GPU has two copies of its instructions.
  */
 #ifdef KIT_CPU
-#define KIT_LAUNCH(kernel, grid, block, shmem, ...) \
-    kit_cpu_launch(#kernel, dim3(grid), dim3(block), (size_t)(shmem), [&]() { kit_cpu_flat([&]() { kernel(__VA_ARGS__); }); })
+/* As on a GPU, the arguments are evaluated once, at the launch, and passed by value (an array as a
+   pointer to its start): the kernel's threads read them from the launch's own copy, which the
+   checked memory lets a kernel read, never from the stack of the code that launched it. */
+#define KIT_LAUNCH(kernel, grid, block, shmem, ...)                                                             \
+    kit_cpu_launch(#kernel, dim3(grid), dim3(block), (size_t)(shmem),                                           \
+                   [=, kit_launch_args_ = std::make_tuple(__VA_ARGS__)]() {                                     \
+                       kit_cpu_flat([&]() { std::apply([&](auto... a) { kernel(a...); }, kit_launch_args_); }); \
+                   })
 #else
 #define KIT_LAUNCH(kernel, grid, block, shmem, ...) kernel<<<(grid), (block), (shmem)>>>(__VA_ARGS__)
 #endif
@@ -320,6 +327,52 @@ KIT_HD inline T *kit_base_pointer(T *p)
     asm("mov.b64 %0, %0;" : "+l"(p));
 #endif
     return p;
+}
+
+/**
+ * Runs @p f, host code of the harness that calls a lab file's function (lab 1's merge on the host,
+ * lab 2's co_rank), and returns what it returns. In the CPU build the call runs as a kernel's thread
+ * does, on a stack of its own, with every load and store of the lab file's code checked
+ * (common/kit_cpu_mem.h): the arrays it is handed must come from kit_host_array(). On a GPU build
+ * it is the plain call.
+ * @param[in] f a callable without arguments that captures by value
+ */
+template <typename F>
+inline auto kit_host_call(const F &f) -> decltype(f())
+{
+#ifdef KIT_CPU
+    return kit_cpu_host_call(f);
+#else
+    return f();
+#endif
+}
+
+/**
+ * An array of @p bytes that a lab file's host code may use (through kit_host_call), holding a copy of
+ * @p src when it is not NULL: in the CPU build a device array of the checked heap, named @p name for
+ * messages ("out-of-bounds global load A[7] (A holds 7 keys)"), with elements of @p elem_bytes called
+ * @p what; on a GPU build host memory. Ends the process when out of memory. Free it with
+ * kit_host_array_free().
+ */
+void *kit_host_array(const void *src, size_t bytes, const char *name, unsigned elem_bytes, const char *what);
+
+/** Frees what kit_host_array() returned (NULL is fine). */
+void kit_host_array_free(void *p);
+
+/**
+ * Names the device array @p p for the CPU build's messages (kit_cpu_name_array()); nothing on a GPU build.
+ * @param[in] p          the array, as cudaMalloc returned it
+ * @param[in] name       its name, "A"
+ * @param[in] elem_bytes the size of an element
+ * @param[in] what       what an element is called, "keys"
+ */
+inline void kit_name_array(const void *p, const char *name, unsigned elem_bytes, const char *what)
+{
+#ifdef KIT_CPU
+    kit_cpu_name_array(p, name, elem_bytes, what);
+#else
+    (void)p, (void)name, (void)elem_bytes, (void)what;
+#endif
 }
 
 /** Asks nvcc to unroll the loop that follows; the CPU build ignores it (g++ does not know the pragma). */

@@ -399,8 +399,7 @@ static int lab_api(const build_env *b, vet_object *out, char *why, size_t len)
     snprintf(src, sizeof src, "%s/grader/lab_api.cu", b->kit);
     snprintf(common, sizeof common, "%s/common", b->kit);
     const char *const files[] = {NULL}, *const inputs[] = {common, src, b->compiler, GRADER_ITSELF, NULL};
-    /* built apart for the labs whose CPU build records global accesses: it calls the emulator's hooks */
-    const char *name = b->defines && strstr(b->defines, KIT_CPU_GLOBAL_FLAGS) ? "lab-api-global" : "lab-api";
+    const char *name = "lab-api";
     return trusted_object(b, name, src, files, inputs, out, why, len);
 }
 

@@ -14,11 +14,15 @@
 #include "spec.h"
 
 /**
- * The CPU build's flags for a lab whose tests bound global-memory requests: GCC's ThreadSanitizer
- * instrumentation, whose calls before every load and store the emulator records (kit_cpu.cc), without
- * the function entry and exit calls, and without the macro that would tell the code it is instrumented.
+ * The CPU build's flags for every runner (and for the kit's own CPU lab programs: the Makefile reads
+ * them here): the checked memory (common/kit_cpu_mem.h). GCC's ThreadSanitizer instrumentation calls
+ * the emulator's hooks before every load and store that may leave the function's own registers, its
+ * bounds sanitizer checks every index into an array of known size, and stack clash protection makes a
+ * large frame touch its pages in order, so that it meets the guard page below the stack instead of
+ * skipping it. Without the function entry and exit calls, and without the macro that would tell the
+ * code it is instrumented.
  */
-#define KIT_CPU_GLOBAL_FLAGS "-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -U__SANITIZE_THREAD__"
+#define KIT_CPU_CHECKED_FLAGS "-fsanitize=thread,bounds --param=tsan-instrument-func-entry-exit=0 -U__SANITIZE_THREAD__ -fstack-clash-protection"
 
 /** What stays the same for every build of a grading run. */
 typedef struct build_env {

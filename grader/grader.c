@@ -896,19 +896,15 @@ static void grade_lab(const options *o, const char *submission, const char *show
     char why[512] = "", scratch[4200];
     verdict whole = prepare_scratch(o, submission, spec, scratch, sizeof scratch, why, sizeof why);
     /* a runner for the (type, E) pairs its tests launch, or several, each for some of them, compiled at once */
-    char flags[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS + sizeof KIT_CPU_GLOBAL_FLAGS + 1], runner[SPEC_MAX_GROUPS][4400];
+    char flags[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS + sizeof KIT_CPU_CHECKED_FLAGS + 1], runner[SPEC_MAX_GROUPS][4400];
     char pairs[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS];
     int runner_of[SPEC_MAX_TESTS];
     int n = spec_runner_groups(spec, o->build_jobs, pairs, runner_of);
-    int global = 0;
-    for (int x = 0; x < spec->ntests; x++)
-        global |= spec_test_global(&spec->tests[x]);
     build_env b[SPEC_MAX_GROUPS];
     check_env env[SPEC_MAX_GROUPS];
     for (int k = 0; k < n; k++) {
-        /* the CPU build records global accesses through ThreadSanitizer's hooks (kit_cpu.cc) */
-        fmt(flags[k], sizeof flags[k], "%s%s%s", pairs[k], pairs[k][0] && cpu && global ? " " : "",
-            cpu && global ? KIT_CPU_GLOBAL_FLAGS : "");
+        /* the CPU build checks every load and store of the lab's code (common/kit_cpu_mem.h) */
+        fmt(flags[k], sizeof flags[k], "%s%s%s", pairs[k], pairs[k][0] && cpu ? " " : "", cpu ? KIT_CPU_CHECKED_FLAGS : "");
         b[k] = (build_env){o->kit, o->work, compiler, o->cxx_path, cpu, o->nvcc_flags, flags[k], libkit,
                            o->compile_timeout_s, o->uid, o->gid, &o->box, k};
         build_runner_path(&b[k], scratch, runner[k], sizeof runner[k]);

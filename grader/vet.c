@@ -298,11 +298,15 @@ static const char *demangled(const char *name, char buf[256])
 
 /*
  * Is s a call the compiler makes by itself: the memcpy family for copies and fills of any object,
- * or the cheaper form it turns an allowed call into (printf("x\n") into puts, fprintf into fputs)?
+ * the checked memory's hooks that the CPU build's instrumentation calls before a load or store or
+ * for an index out of an array's bounds (common/kit_cpu_mem.h), or the cheaper form it turns an
+ * allowed call into (printf("x\n") into puts, fprintf into fputs)?
  */
 static int compiler_made(const char *s, const vet_object *allowed, size_t nallowed)
 {
-    static const char *const always[] = {"memcmp", "memcpy", "memmove", "memset"};
+    static const char *const always[] = {"memcmp", "memcpy", "memmove", "memset", "__ubsan_handle_out_of_bounds"};
+    if (strncmp(s, "__tsan_", 7) == 0)
+        return 1;
     static const char *const forms[][2] = {{"puts", "printf"}, {"putchar", "printf"}, {"fputs", "fprintf"},
                                            {"fputc", "fprintf"}, {"fwrite", "fprintf"}};
     for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
@@ -427,7 +431,7 @@ static const char *forbidden_name(const char *word)
 {
     static const char *const public_api[] = {"kit_shared",          "kit_shared_cast", "kit_value",    "kit_value_t",    "kit_gcd",
                                              "kit_key",             "kit_key_t",       "kit_kv32",     "kit_not_implemented",
-                                             "kit_cpu_launch",      "kit_cpu_flat",    "kit_cpu_now"};
+                                             "kit_cpu_thread_idx",  "kit_cpu_block_idx", "kit_cpu_block_dim", "kit_cpu_grid_dim"};
     if (strncmp(word, "kit_", 4) == 0 || strncmp(word, "KIT_", 4) == 0) {
         for (size_t i = 0; i < sizeof public_api / sizeof public_api[0]; i++)
             if (strcmp(word, public_api[i]) == 0)

@@ -6,6 +6,7 @@
 
 #include "bank_micro.cuh"
 #include "kit_bank.h"
+#include "kit_cpu_mem.h"
 #include "kit_cuda.h"
 #include "03-basic-merge/harness/merge_run.cuh"
 #include "kit_test.h"
@@ -494,12 +495,19 @@ static long first_other(const unsigned char *p, size_t bytes, unsigned char valu
     return -1;
 }
 
+/*
+ * The canaries come back around C. On a GPU they are device memory around C, which a write past
+ * either end changes (modes 1 to 3); in the CPU build C is a device array of its own, whose checked
+ * memory stops such a write with its index (test_checked_merge_output), so only mode 0 runs here,
+ * and the canaries come back as they went.
+ */
 static void test_merge_canaries(void)
 {
     enum { M = 3, N = 2, G = KIT_GUARD_ELEMS };
     int A[M] = {1, 2, 3}, B[N] = {4, 5}, C[M + N + 2 * G];
     char msg[200];
-    for (int mode = 0; mode < 4; mode++) {
+    {
+        int mode = 0;
         memset(C, 0, sizeof C);
         kit_merge_cfg cfg = {1, 64, mode};
         int rc = kit_merge_run_guarded(&SCRIBBLE, KIT_TYPE_I32, A, M, B, N, C, G, cfg, msg, sizeof msg);
@@ -525,12 +533,13 @@ static void test_merge_canaries(void)
 extern "C" void __tsan_read4(void *p);
 extern "C" void __tsan_write8(void *p);
 
-/* Calls the hooks as instrumented code would: every thread reads an int of `in` and one of the host's,
-   the first 16 store an int64 of `out`. */
-__global__ void global_hooks_kernel(int *in, int64_t *out, int *host)
+/* Calls the hooks as instrumented code would: every thread reads an int of `in` and one of its own
+   stack, the first 16 store an int64 of `out`. */
+__global__ void global_hooks_kernel(int *in, int64_t *out)
 {
+    int local = 0;
     __tsan_read4(in + threadIdx.x);
-    __tsan_read4(host);
+    __tsan_read4(&local);
     if (threadIdx.x < 16)
         __tsan_write8(out + threadIdx.x);
 }
@@ -540,17 +549,17 @@ __global__ void global_hooks_kernel(int *in, int64_t *out, int *host)
 /* The child's part: one launch, whose records go to the grader's stream on KIT_TRACE_FD. */
 static int global_hooks_child(void)
 {
-    int *in, host = 0;
+    int *in;
     int64_t *out;
     if (cudaMalloc(&in, 32 * sizeof *in) != cudaSuccess || cudaMalloc(&out, 16 * sizeof *out) != cudaSuccess)
         return 2;
-    KIT_LAUNCH(global_hooks_kernel, 1, 32, 0, in, out, &host);
+    KIT_LAUNCH(global_hooks_kernel, 1, 32, 0, in, out);
     return cudaGetLastError() == cudaSuccess ? 0 : 3;
 }
 
 /*
  * The hooks record the measured kernel's loads and stores of device memory as KIT_TRACE_GLOBAL records
- * (sited by the calling instruction), and pass by the host's: this program again, as a runner whose
+ * (sited by the calling instruction), and pass by the thread's own stack: this program again, as a runner whose
  * stream the test reads, since a process looks at KIT_TRACE_FD once.
  */
 static void test_global_hooks(void)
@@ -588,7 +597,7 @@ static void test_global_hooks(void)
         stores += a->write && a->size == 8 && a->site == 2 && a->thread < 16;
     }
     KIT_ASSERT_MSG(rc == 0 && nruns == 1 && runs[0].n == 0 && runs[0].nglobal == 48 && loads == 32 && stores == 16,
-                   "expected 32 loads (site 1) and 16 stores (site 2) of device memory, none of the host's: rc %d (%s), "
+                   "expected 32 loads (site 1) and 16 stores (site 2) of device memory, none of the stack's: rc %d (%s), "
                    "%zu runs, %zu global records, %zu loads, %zu stores",
                    rc, err, nruns, rc == 0 && nruns ? runs[0].nglobal : 0, loads, stores);
     if (rc == 0)
@@ -596,6 +605,242 @@ static void test_global_hooks(void)
     if (f)
         fclose(f);
     free(bytes);
+}
+
+
+/* ---- the checked memory (kit_cpu_mem.h) ----------------------------------------------------------- */
+/* This program is not built with the checks' instrumentation: its kernels call the hooks as
+   instrumented code would, and the refusals end a child process, whose stderr the tests read. */
+
+extern "C" void __tsan_write4(void *p);
+extern "C" void __ubsan_handle_out_of_bounds(void *data, void *index);
+
+static void test_checked_values(void)
+{
+    /* Values, not objects: nothing a kernel may name holds the address of the emulator's state. */
+    KIT_ASSERT_MSG(!std::is_lvalue_reference<decltype((threadIdx))>::value &&
+                       !std::is_lvalue_reference<decltype((blockIdx))>::value &&
+                       !std::is_lvalue_reference<decltype((blockDim))>::value &&
+                       !std::is_lvalue_reference<decltype((gridDim))>::value,
+                   "threadIdx, blockIdx, blockDim and gridDim must be values");
+}
+
+/* Runs fn in a child and checks that it ended with KIT_EXIT_FAULT and a first stderr line holding want. */
+static void expect_refusal(void (*fn)(void), const char *want, const char *what)
+{
+    char *out = NULL;
+    int status = kit_test_run_child(fn, 0, &out);
+    KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == KIT_EXIT_FAULT && out && strstr(out, want),
+                   "%s: expected exit %d and \"%s\", got status 0x%x and \"%s\"", what, KIT_EXIT_FAULT, want, status,
+                   out ? out : "");
+    free(out);
+}
+
+__global__ void touch_kernel(int *p, int thread, int block, int write)
+{
+    if ((int)threadIdx.x == thread && (int)blockIdx.x == block) {
+        if (write)
+            __tsan_write4(p);
+        else
+            __tsan_read4(p);
+    }
+}
+
+static int *named_array(int n)
+{
+    int *A;
+    CUDA_CHECK(cudaMalloc(&A, (size_t)n * sizeof(int)));
+    kit_cpu_name_array(A, "A", sizeof(int), "keys");
+    return A;
+}
+
+static void past_end_child(void)
+{
+    int *A = named_array(1000);
+    KIT_LAUNCH(touch_kernel, 3, 64, 0, A + 999, 37, 2, 0); /* the last key: allowed */
+    KIT_LAUNCH(touch_kernel, 3, 64, 0, A + 1000, 37, 2, 0);
+}
+
+static void before_start_child(void)
+{
+    int *A = named_array(10);
+    KIT_LAUNCH(touch_kernel, 1, 32, 0, A - 1, 3, 0, 1);
+}
+
+static void test_checked_array(void)
+{
+    expect_refusal(past_end_child, "out-of-bounds global load A[1000] (A holds 1000 keys) by thread 37 of block 2 in touch_kernel",
+                   "one past the end");
+    expect_refusal(before_start_child, "out-of-bounds global store A[-1] (A holds 10 keys) by thread 3 of block 0",
+                   "one before the start");
+}
+
+/* Thread 0 hands its local's address to thread 1 through device memory; thread 1 reads it. */
+__global__ void lend_locals_kernel(int **slot)
+{
+    int mine = 7;
+    if (threadIdx.x == 0)
+        slot[0] = &mine;
+    __syncthreads();
+    if (threadIdx.x == 1)
+        __tsan_read4(slot[0]);
+    __syncthreads();
+}
+
+static void lend_locals_child(void)
+{
+    int **slot;
+    CUDA_CHECK(cudaMalloc(&slot, sizeof *slot));
+    KIT_LAUNCH(lend_locals_kernel, 1, 32, 0, slot);
+}
+
+static int host_int;
+
+static void host_memory_child(void)
+{
+    KIT_LAUNCH(touch_kernel, 1, 32, 0, &host_int, 0, 0, 0);
+}
+
+static void null_child(void)
+{
+    KIT_LAUNCH(touch_kernel, 1, 32, 0, (int *)NULL, 5, 0, 1);
+}
+
+static void test_checked_refused(void)
+{
+    expect_refusal(lend_locals_child, "illegal global load of 4 bytes in the local variables of thread 0 by thread 1 of block 0",
+                   "another thread's locals");
+    expect_refusal(host_memory_child, "illegal global load of 4 bytes at address", "the harness's memory");
+    expect_refusal(null_child, "(a null pointer) by thread 5 of block 0", "a null pointer");
+}
+
+static void host_call_child(void)
+{
+    int *C = (int *)kit_host_array(NULL, 9 * sizeof(int), "C", sizeof(int), "keys");
+    kit_host_call([=]() { __tsan_write4(C + 9); });
+}
+
+static void test_checked_host_call(void)
+{
+    int *C = (int *)kit_host_array(NULL, 9 * sizeof(int), "C", sizeof(int), "keys");
+    int got = kit_host_call([=]() {
+        int local[3] = {1, 2, 3};
+        __tsan_write4(local + 1); /* its own stack */
+        __tsan_write4(C + 8);     /* its array */
+        C[8] = local[1] + 40;
+        return C[8];
+    });
+    KIT_ASSERT_MSG(got == 42 && C[8] == 42, "the host call returned %d and left C[8] = %d, expected 42 and 42", got, C[8]);
+    kit_host_array_free(C);
+    expect_refusal(host_call_child, "out-of-bounds store C[9] (C holds 9 keys) on the host", "past C on the host");
+}
+
+/* What GCC's bounds sanitizer hands its handler for `int a[4]; a[7]` at example.cuh:12. */
+struct bounds_type {
+    uint16_t kind, info;
+    char name[16];
+};
+static const bounds_type ARRAY_TYPE = {0xffff, 0, "int [4]"}, INDEX_TYPE = {0, (5 << 1) | 1, "int"};
+static const struct {
+    const char *file;
+    uint32_t line, column;
+    const bounds_type *array_type, *index_type;
+} BOUNDS_DATA = {"/scratch/example.cuh", 12, 5, &ARRAY_TYPE, &INDEX_TYPE};
+
+__global__ void bounds_kernel(void)
+{
+    if (threadIdx.x == 4)
+        __ubsan_handle_out_of_bounds((void *)&BOUNDS_DATA, (void *)(uintptr_t)7);
+}
+
+static void bounds_child(void)
+{
+    KIT_LAUNCH(bounds_kernel, 1, 32, 0);
+}
+
+static void test_checked_bounds(void)
+{
+    expect_refusal(bounds_child, "out-of-bounds index 7 into an array 'int [4]' at example.cuh:12 by thread 4 of block 0",
+                   "a local array's index");
+}
+
+/* Block 0 leaves 42 in a __shared__ variable; every later block must find the emulator's fresh pattern. */
+__global__ void carry_kernel(int *seen)
+{
+    __shared__ int carry;
+    if (threadIdx.x == 0) {
+        seen[blockIdx.x] = carry;
+        carry = 42;
+    }
+}
+
+static void test_checked_shared_per_block(void)
+{
+    int *seen;
+    CUDA_CHECK(cudaMalloc(&seen, 3 * sizeof(int)));
+    KIT_LAUNCH(carry_kernel, 3, 32, 0, seen);
+    CUDA_CHECK_LAUNCH();
+    for (int b = 0; b < 3; b++)
+        KIT_ASSERT_MSG(seen[b] == (int)0xA5A5A5A5, "block %d found %#x in the __shared__ variable, expected 0xa5a5a5a5",
+                       b, (unsigned)seen[b]);
+    cudaFree(seen);
+}
+
+#define PRINT_PLACE_CHILD "--print-place-child"
+
+/* A fresh process (a fork would inherit the parent's placement) prints where its first array lies. */
+static void print_place_child(void)
+{
+    execl("/proc/self/exe", "test_cpu", PRINT_PLACE_CHILD, (char *)NULL);
+    _exit(5);
+}
+
+static int print_place(void)
+{
+    int *A;
+    CUDA_CHECK(cudaMalloc(&A, 64));
+    fprintf(stderr, "%p\n", (void *)A);
+    return 0;
+}
+
+static void test_checked_random_place(void)
+{
+    char *first = NULL, *second = NULL;
+    kit_test_run_child(print_place_child, 0, &first);
+    kit_test_run_child(print_place_child, 0, &second);
+    KIT_ASSERT_MSG(first && second && strcmp(first, second) != 0, "two runs put their first array at %s and %s",
+                   first ? first : "?", second ? second : "?");
+    free(first);
+    free(second);
+}
+
+/* Stores C[m + n], one past the end, in thread 1 of block 0. */
+__global__ void one_past_kernel(int total, int *C)
+{
+    if (threadIdx.x == 1)
+        __tsan_write4(C + total);
+}
+
+static void launch_one_past(kit_type t, const void *d_A, int m, const void *d_B, int n, void *d_C, kit_merge_cfg cfg)
+{
+    (void)t, (void)d_A, (void)d_B, (void)cfg;
+    KIT_LAUNCH(one_past_kernel, 1, 64, 0, m + n, (int *)d_C);
+}
+
+static const kit_merge_lab ONE_PAST = {"00-test:one-past", "stores one past C", launch_one_past, NULL, NULL, 0};
+
+static void merge_output_child(void)
+{
+    int A[3] = {1, 2, 3}, B[2] = {4, 5}, C[5 + 2 * KIT_GUARD_ELEMS];
+    char msg[200];
+    kit_merge_cfg cfg = {1, 64, 0};
+    kit_merge_run_guarded(&ONE_PAST, KIT_TYPE_I32, A, 3, B, 2, C, KIT_GUARD_ELEMS, cfg, msg, sizeof msg);
+}
+
+static void test_checked_merge_output(void)
+{
+    expect_refusal(merge_output_child, "out-of-bounds global store C[5] (C holds 5 keys) by thread 1 of block 0",
+                   "the merge harness's C");
 }
 
 static void register_tests(void)
@@ -620,12 +865,24 @@ static void register_tests(void)
     kit_test_add(trace, "sites, syncs and visits", test_trace_sites);
     kit_test_add(trace, "global-memory hooks: device loads and stores into the stream", test_global_hooks);
     CU_pSuite harness = kit_test_suite("merge harness");
-    kit_test_add(harness, "canaries around C show writes past either end", test_merge_canaries);
+    kit_test_add(harness, "the canaries around C come back untouched", test_merge_canaries);
+    CU_pSuite checked = kit_test_suite("checked memory");
+    kit_test_add(checked, "threadIdx and its siblings are values", test_checked_values);
+    kit_test_add(checked, "a load or store past a device array names the array, the index, the thread and the block",
+                 test_checked_array);
+    kit_test_add(checked, "another thread's locals, host memory and a null pointer are refused", test_checked_refused);
+    kit_test_add(checked, "a checked host call: its arrays, its own stack, its result", test_checked_host_call);
+    kit_test_add(checked, "an index out of a local array's bounds (the bounds sanitizer)", test_checked_bounds);
+    kit_test_add(checked, "a __shared__ variable starts afresh in every block", test_checked_shared_per_block);
+    kit_test_add(checked, "device arrays lie at another address in every run", test_checked_random_place);
+    kit_test_add(checked, "a write past C through the merge harness names C and the index", test_checked_merge_output);
 }
 
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], GLOBAL_HOOKS_CHILD) == 0)
         return global_hooks_child();
+    if (argc == 2 && strcmp(argv[1], PRINT_PLACE_CHILD) == 0)
+        return print_place();
     return kit_test_main("cpu emulation tests", register_tests);
 }

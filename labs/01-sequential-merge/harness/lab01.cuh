@@ -2,16 +2,35 @@
 #ifndef LAB01_HARNESS_CUH
 #define LAB01_HARNESS_CUH
 
+#include <string.h>
+
 #include "kit.h"
 #include "merge_sequential.cuh"
 
-/** Runs the student's merge_sequential on arrays of type @p t. */
-static inline void merge_any(kit_type t, const void *A, int m, const void *B, int n, void *C)
+/**
+ * Runs the student's merge_sequential on arrays of type @p t: C = merge(A, B). The merge runs as a
+ * checked host call (kit_host_call) on copies named A, B and C, so that in the CPU build an access
+ * past an end is reported with the array and the index; A, B and C then get what the copies hold,
+ * so a caller can tell if the merge wrote to its inputs.
+ */
+static inline void merge_any(kit_type t, void *A, int m, void *B, int n, void *C)
 {
+    size_t size = kit_type_size(t), a_bytes = (size_t)m * size, b_bytes = (size_t)n * size, c_bytes = a_bytes + b_bytes;
+    void *hA = kit_host_array(A, a_bytes, "A", (unsigned)size, "keys");
+    void *hB = kit_host_array(B, b_bytes, "B", (unsigned)size, "keys");
+    void *hC = kit_host_array(C, c_bytes, "C", (unsigned)size, "keys");
     kit_type_dispatch(t, [&](auto key) {
         using T = decltype(key);
-        merge_sequential((const T *)A, m, (const T *)B, n, (T *)C);
+        const T *a = (const T *)hA, *b = (const T *)hB;
+        T *c = (T *)hC;
+        kit_host_call([=]() { merge_sequential(a, m, b, n, c); });
     });
+    memcpy(A, hA, a_bytes);
+    memcpy(B, hB, b_bytes);
+    memcpy(C, hC, c_bytes);
+    kit_host_array_free(hA);
+    kit_host_array_free(hB);
+    kit_host_array_free(hC);
 }
 
 #endif

@@ -10,12 +10,12 @@
 
 static const char *const WHAT = "Lab 2: compute co-ranks with co_rank on generated sorted inputs and check them.";
 
-/* Copies the keys of an array into counting keys. */
-static kit_counted *counted_copy(kit_type t, const void *data, size_t n)
+/* Copies the keys of an array into counting keys, in a checked array named `name` (kit_host_array). */
+static kit_counted *counted_copy(kit_type t, const void *data, size_t n, const char *name)
 {
-    kit_counted *c = (kit_counted *)kit_xmalloc(n * sizeof *c);
+    kit_counted *c = (kit_counted *)kit_host_array(NULL, n * sizeof(kit_counted), name, sizeof(kit_counted), "keys");
     for (size_t i = 0; i < n; i++)
-        c[i].key = kit_key_at(t, data, i);
+        c[i] = kit_counted(kit_key_at(t, data, i));
     return c;
 }
 
@@ -30,19 +30,31 @@ static int serve_co_rank(const kit_req *h, void *A, void *B, const int64_t *Q, k
     if (kit_request_decode(h, Q, KIT_OP_CO_RANK, &req, out->error, sizeof out->error) != 0)
         return -1;
     int m = (int)req.m, n = (int)req.n;
-    kit_counted *cA = counted_copy(req.type, A, req.m), *cB = counted_copy(req.type, B, req.n);
+    kit_counted *cA = counted_copy(req.type, A, req.m, "A"), *cB = counted_copy(req.type, B, req.n, "B");
+    size_t size = kit_type_size(req.type);
+    void *hA = kit_host_array(A, req.m * size, "A", (unsigned)size, "keys");
+    void *hB = kit_host_array(B, req.n * size, "B", (unsigned)size, "keys");
     out->r = 3 * req.nranks;
     out->R = (int64_t *)kit_xmalloc(out->r * sizeof(int64_t));
     for (uint64_t q = 0; q < req.nranks; q++) {
-        int k = (int)req.ranks[q], passes = -1, ignored;
-        out->R[3 * q] = co_rank_any(req.type, k, A, m, B, n, &passes);
-        out->R[3 * q + 1] = passes;
-        kit_comparisons = 0;
-        co_rank(k, cA, m, cB, n, &ignored);
-        out->R[3 * q + 2] = kit_comparisons;
+        int k = (int)req.ranks[q];
+        lab02_result r = {-1, -1};
+        kit_type_dispatch(req.type, [&](auto key) {
+            using T = decltype(key);
+            r = lab02_co_rank(k, (const T *)hA, m, (const T *)hB, n);
+        });
+        out->R[3 * q] = r.i;
+        out->R[3 * q + 1] = r.passes;
+        long long before = kit_comparisons_add(0);
+        lab02_co_rank(k, (const kit_counted *)cA, m, (const kit_counted *)cB, n);
+        out->R[3 * q + 2] = kit_comparisons_add(0) - before;
     }
-    free(cA);
-    free(cB);
+    memcpy(A, hA, req.m * size); /* what the student's code left in its inputs, for the grader's check */
+    memcpy(B, hB, req.n * size);
+    kit_host_array_free(hA);
+    kit_host_array_free(hB);
+    kit_host_array_free(cA);
+    kit_host_array_free(cB);
     kit_request_free(&req);
     return 0;
 }

@@ -67,12 +67,23 @@ static inline int kit_merge_run_guarded(const kit_merge_lab *lab, kit_type t, vo
 {
     size_t size = kit_type_size(t), total = (size_t)m + (size_t)n, all = (total + 2 * guard) * size;
     void *d_A = kit_device_copy(A, (size_t)m * size), *d_B = kit_device_copy(B, (size_t)n * size), *d_C;
-    CUDA_CHECK(cudaMalloc(&d_C, all + 1));
-    CUDA_CHECK(cudaMemset(d_C, KIT_GUARD_BYTE, all));
-    CUDA_CHECK(cudaMemset((char *)d_C + guard * size, 0xA5, total * size));
+#ifdef KIT_CPU
+    /* The CPU build's checked memory stops an access past C itself, with the thread and the index:
+       C is an array of its own, and the canaries stay on the host, untouched, for the grader. */
+    size_t device_guard = 0;
+#else
+    size_t device_guard = guard;
+#endif
+    size_t device_all = (total + 2 * device_guard) * size;
+    CUDA_CHECK(cudaMalloc(&d_C, device_all + 1));
+    CUDA_CHECK(cudaMemset(d_C, KIT_GUARD_BYTE, device_all));
+    CUDA_CHECK(cudaMemset((char *)d_C + device_guard * size, 0xA5, total * size));
+    kit_name_array(d_A, "A", (unsigned)size, "keys");
+    kit_name_array(d_B, "B", (unsigned)size, "keys");
+    kit_name_array((char *)d_C + device_guard * size, "C", (unsigned)size, "keys");
     kit_not_implemented_reset();
     (void)cudaGetLastError();
-    lab->launch(t, d_A, m, d_B, n, (char *)d_C + guard * size, cfg);
+    lab->launch(t, d_A, m, d_B, n, (char *)d_C + device_guard * size, cfg);
     cudaError_t e = kit_launch_status();
     int rc = 0;
     if (e != cudaSuccess) {
@@ -82,7 +93,8 @@ static inline int kit_merge_run_guarded(const kit_merge_lab *lab, kit_type t, vo
     } else if (kit_device_not_implemented(lab->task)) {
         rc = 1;
     } else {
-        CUDA_CHECK(cudaMemcpy(C, d_C, all, cudaMemcpyDeviceToHost));
+        memset(C, KIT_GUARD_BYTE, all);
+        CUDA_CHECK(cudaMemcpy((char *)C + (guard - device_guard) * size, d_C, device_all, cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(A, d_A, (size_t)m * size, cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(B, d_B, (size_t)n * size, cudaMemcpyDeviceToHost));
     }
