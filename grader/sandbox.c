@@ -993,6 +993,28 @@ static int find_v1(void)
 static int cg_create(cg_run *run, unsigned uid, long long mem_bytes, long pids_max);
 static void cg_remove(cg_run *run);
 
+/*
+ * Removes the empty cgroups that graders which died (killed mid-run) left in dir: named
+ * <uid>-<pid>-<seq> for a pid that no longer runs. One with processes in it is left alone (its
+ * grader may live in another pid namespace); sb_uid_acquire() kills what a dead grader left running.
+ */
+static void cg_sweep_dead(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        unsigned uid, seq;
+        long pid;
+        char path[1200];
+        if (sscanf(e->d_name, "%u-%ld-%u", &uid, &pid, &seq) != 3 || pid <= 0 || kill((pid_t)pid, 0) == 0 ||
+            errno != ESRCH)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        rmdir(path); /* fails (EBUSY) while a process is in it */
+    }
+    if (d)
+        closedir(d);
+}
+
 /* Finds where the runs' cgroups go, and proves it by making and removing one; asked once. */
 static void cg_find(void)
 {
@@ -1007,6 +1029,11 @@ static void cg_find(void)
         cg.version = 0;
     else if (cg.version)
         cg_remove(&trial);
+    if (cg.version) {
+        cg_sweep_dead(cg.mem);
+        if (strcmp(cg.pids, cg.mem) != 0)
+            cg_sweep_dead(cg.pids);
+    }
 }
 
 int sb_cgroup_version(char *mem_dir, char *pids_dir, size_t len)

@@ -826,6 +826,44 @@ static void runs_of_mine(const char *dir, char *buf, size_t len)
         closedir(d);
 }
 
+/* This program again, with --cgroups: a fresh process, which finds the cgroups (and sweeps the dead's) once. */
+static void cgroups_child(void)
+{
+    execl(self_exe, self_exe, "--cgroups", (char *)NULL);
+    _exit(91);
+}
+
+/* A pid that ran and is gone: a child that exited and was reaped. */
+static long dead_pid(void)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    waitpid(pid, NULL, 0);
+    return (long)pid;
+}
+
+/* A grader that dies mid-run leaves its run's cgroup; the next grader to start removes it, not a living one's. */
+static void test_tree_dead_swept(void)
+{
+    char mem[1200], dead[1300], alive[1300];
+    sb_cgroup_version(mem, NULL, sizeof mem);
+    KIT_ASSERT_MSG(mkdir(mem, 0755) == 0 || errno == EEXIST, "cannot make %s: %s", mem, strerror(errno));
+    snprintf(dead, sizeof dead, "%s/0-%ld-7", mem, dead_pid());
+    snprintf(alive, sizeof alive, "%s/0-%ld-7", mem, (long)getppid()); /* a process that lives on: not ours to sweep */
+    KIT_ASSERT_MSG(mkdir(dead, 0755) == 0 && mkdir(alive, 0755) == 0, "cannot make cgroups in %s: %s", mem,
+                   strerror(errno));
+    char *output = NULL;
+    int status = kit_test_run_child(cgroups_child, 1, &output);
+    KIT_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s --cgroups ended with status %d: %s", self_exe,
+                   status, output ? output : "");
+    free(output);
+    KIT_ASSERT_MSG(access(dead, F_OK) != 0, "a dead grader's cgroup %s was not removed", dead);
+    KIT_ASSERT_MSG(access(alive, F_OK) == 0, "a living process's cgroup %s was removed", alive);
+    rmdir(alive);
+    rmdir(mem); /* as cg_remove leaves it: gone when no grader uses it */
+}
+
 /* The child runs in a cgroup of its own under kit-grader/, which is gone after the run (none of ours is left). */
 static void test_tree_cgroup_removed(void)
 {
@@ -1370,6 +1408,8 @@ static void register_limits(void)
     CU_pSuite tree = kit_test_suite("limits on the whole tree (cgroups)");
     kit_test_add(tree, "4 children x 400 MiB: stopped under 1 GiB, all done under 2 GiB", test_tree_memory);
     kit_test_add(tree, "a fork loop stops at the pids limit, as root too", test_tree_pids);
+    kit_test_add(tree, "a dead grader's empty cgroups are removed by the next one, a living one's are not",
+                 test_tree_dead_swept);
     kit_test_add(tree, "each run has a cgroup of its own under kit-grader/, removed after it", test_tree_cgroup_removed);
     char mem_dir[1200];
     if (geteuid() != 0)
@@ -1421,6 +1461,8 @@ int main(int argc, char **argv)
     find_kit();
     if (argc == 3 && strcmp(argv[1], "--fallback") == 0) /* test_fallback's process, as nobody */
         return fallback_main(argv[2]);
+    if (argc == 2 && strcmp(argv[1], "--cgroups") == 0) /* test_tree_dead_swept's process */
+        return sb_cgroup_version(NULL, NULL, 0) ? 0 : 1;
     if (make_scratch() != 0) {
         fprintf(stderr, "test_sandbox: cannot make a scratch folder next to %s: %s\n", self_exe, strerror(errno));
         return 2;
