@@ -209,7 +209,7 @@ int sb_gpu_lock(int profiler);
 
 /**
  * Which cgroups hold sb_limits.mem_bytes and .nproc for a run's whole tree here: each
- * sb_run() with either limit makes a cgroup of its own, <uid>-<pid>-<seq>, in a folder
+ * sb_run() with either limit makes a cgroup of its own, named `UID-PID-SEQ`, in a folder
  * kit-grader beside the grader's own cgroup (cgroup v2 where /sys/fs/cgroup is the unified
  * hierarchy with the memory and pids controllers, else v1's memory and pids hierarchies),
  * and removes it after the run, with anything left in it. Asked once, by making and

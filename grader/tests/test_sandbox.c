@@ -757,6 +757,7 @@ static void test_tree_memory(void)
     lim.isolate = 1;
     lim.mem_bytes = 1LL << 30;
     lim.nproc = 16;
+    lim.timeout_s = 180; /* 1.6 GiB of fresh pages take seconds of system time, more on a busy machine or in a VM */
     char how[160];
     sb_result r = run_helper("tree", lim, how, sizeof how);
     KIT_ASSERT_MSG(r.mem_limit_hit && r.kind != SB_TIMEOUT && !(r.kind == SB_EXITED && r.code == 0),
