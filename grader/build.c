@@ -119,7 +119,9 @@ static int sandboxed(const build_env *b, step s, const paths *p, char *why, size
     snprintf(path_env, sizeof path_env, "PATH=%s:/usr/local/bin:/usr/bin:/bin", dirname(dir));
     snprintf(home_env, sizeof home_env, "HOME=%s", p->bindir);
     char *envp[] = {path_env, home_env, (char *)"TMPDIR=/tmp", NULL};
-    const char *const writable[] = {p->bindir, NULL};
+    sb_view view; /* the kit's common/ and harnesses, the submitted files, the output folder, the compiler */
+    if (sb_view_compile(&view, b->kit, p->inc_sub + 2, p->bindir, argv[0], b->libkit) != 0)
+        return kit_err(why, len, "grader could not describe the compiler's view (paths too long)");
     sb_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.timeout_s = b->timeout_s;
@@ -132,7 +134,7 @@ static int sandboxed(const build_env *b, step s, const paths *p, char *why, size
     lim.stdout_path = p->log;
     lim.stderr_path = p->log;
     lim.envp = envp;
-    sandbox_apply(b->box, &lim, 1, b->cpu, writable);
+    sandbox_apply(b->box, &lim, 1, b->cpu, view.bind);
     sb_result res;
     if (sb_run(argv, &lim, &res) != 0)
         return kit_err(why, len, "grader could not fork the compiler");

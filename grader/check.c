@@ -49,7 +49,7 @@ typedef struct check_job {
     kit_request req; /* what the runner is asked: the op's pack fills it */
     void *A, *B, *rC, *rA, *rB;
     int64_t *R;
-    const char *writable[2]; /* a GPU runner's writable folder (the scratch folder, for ncu's and compute-sanitizer's logs) */
+    sb_view view; /* what the runner sees: its folder, and the run folder (writable in GPU mode, for ncu's and compute-sanitizer's logs) */
 } check_job;
 
 /* What check_test does differently for each op: one entry of check_ops per op. */
@@ -564,16 +564,14 @@ static void judge_worst(const spec_test *t, const check_job *j, check_result *ou
         set(out, V_PASS, "pass (simulated cost %llu >= theorem %ld%s)", (unsigned long long)c.cost, bound, kit);
 }
 
-void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int cpu, const char *const *writable)
+void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int cpu, const sb_bind *view)
 {
     /* nvcc keeps its intermediate files in /tmp, and ncu its lock and its exchange with the target: they
        get room; a CPU runner writes nothing there */
     lim->tmp_bytes = compiling ? 2LL << 30 : cpu ? 16LL << 20 : 1LL << 30;
     lim->isolate = box->isolate;
     lim->seccomp = box->seccomp;
-    lim->hide = box->hide;
-    lim->keep = box->keep;
-    lim->writable = writable;
+    lim->view = view;
     lim->mem_bytes = compiling ? box->compile_mem_bytes : cpu ? box->run_mem_bytes : 0;
 }
 
@@ -814,7 +812,8 @@ static void job_init(const spec_test *t, const check_env *env, check_job *j)
     snprintf(j->trace, sizeof j->trace, "%s/conflicts.trace", env->workdir);
     snprintf(j->csv, sizeof j->csv, "%s/conflicts.csv", env->workdir);
     snprintf(j->sanitizer_log, sizeof j->sanitizer_log, "%s/sanitizer.log", env->workdir);
-    j->writable[0] = env->workdir; /* it outlives the run: sb_limits keeps the pointer, not a copy */
+    const char *tools[] = {env->ncu, env->sanitizer}; /* the view outlives the run: sb_limits keeps the pointer */
+    sb_view_run(&j->view, env->runner, env->workdir, !env->simulated, tools, 2); /* a failure poisons it: no run */
 }
 
 /* merge, co_rank and worst (which has none): A and B sorted, m and n of them. */
@@ -1003,9 +1002,9 @@ static void runner_limits(const spec_test *t, const check_env *env, const check_
     lim->stdin_path = j->req_path;
     lim->stdout_path = j->res_path;
     lim->stderr_path = j->err_path;
-    /* ncu and compute-sanitizer write their logs (prepared above, the sandbox user's own) in the scratch
+    /* ncu and compute-sanitizer write their logs (prepared above, the sandbox user's own) in the run
        folder, whose permissions keep everything else there out of the runner's reach */
-    sandbox_apply(&env->box, lim, 0, env->simulated, env->simulated ? NULL : j->writable);
+    sandbox_apply(&env->box, lim, 0, env->simulated, j->view.bind);
 }
 
 /* Runs the runner in the sandbox and judges how it ended; returns 0, or -1 after setting out. */

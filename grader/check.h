@@ -34,12 +34,10 @@ typedef struct check_result {
  * machine (root or not, namespaces or not), applied to each sandboxed run by sandbox_apply().
  */
 typedef struct sandbox_policy {
-    long long run_mem_bytes;     /**< a CPU-mode runner's address space (RLIMIT_AS), 0 for none */
-    long long compile_mem_bytes; /**< the compiler's address space, 0 for none */
-    int isolate;                 /**< run in namespaces of its own (sb_limits.isolate) */
+    long long run_mem_bytes;     /**< a CPU-mode runner's memory (sb_limits.mem_bytes), 0 for none */
+    long long compile_mem_bytes; /**< the compiler's memory, 0 for none */
+    int isolate;                 /**< run in namespaces of its own, each in the view made for it (sb_limits.isolate) */
     int seccomp;                 /**< install the outer seccomp filter (sb_limits.seccomp) */
-    const char *const *hide;     /**< paths no submission may see: the kit's solutions/ and grader/, the batch folder */
-    const char *const *keep;     /**< folders every run needs (the kit, the work folder), even where they lie in /tmp */
 } sandbox_policy;
 
 /** Where and how tests run. */
@@ -69,14 +67,13 @@ void check_time_limits(int cpu, int timeout_s, sb_limits *lim);
 
 /**
  * Puts the policy into one run's limits. @p compiling picks the compiler's memory limit; the run
- * may write @p writable (NULL-terminated: the compiler's output folder, the GPU tools' logs) and
- * nothing else; the limits keep the pointer, so the list must outlive the run. A CPU runner writes
- * nothing (NULL), and
+ * sees @p view (sb_view_compile(), sb_view_run()) and nothing else of the files; the limits keep
+ * the pointer, so the view must outlive the run. A runner
  * gets the memory limit only in CPU mode (@p cpu), since the CUDA runtime reserves far more
  * address space than it uses. The private /tmp holds 2 GiB for a compiler (nvcc's intermediate
  * files), 1 GiB for a GPU runner (ncu's files) and 16 MiB for a CPU runner.
  */
-void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int cpu, const char *const *writable);
+void sandbox_apply(const sandbox_policy *box, sb_limits *lim, int compiling, int cpu, const sb_bind *view);
 
 /**
  * Generates the test's input, runs the runner on it in the sandbox, and

@@ -329,31 +329,17 @@ static int parse_options(int argc, char **argv, options *o)
 }
 
 /*
- * How submissions are contained: memory limits always; namespaces and the outer seccomp filter
- * where the sandbox can set them up (it says once what it could not). The kit's solutions/ and
- * grader/ and the batch folder are hidden from every compile and test.
+ * How submissions are contained: memory limits always (on the whole process tree where cgroups
+ * can be written); namespaces and the outer seccomp filter where the sandbox can set them up (it
+ * says once what it could not). Each compile and each test sees only the view made for it
+ * (sb_view_compile(), sb_view_run()): no solutions/, grader/, batch folder or other scratch.
  */
 static void set_policy(options *o)
 {
-    static char solutions[4200], grader_dir[4200], batch[4200];
-    static const char *hide[4];
-    int n = 0;
-    fmt(solutions, sizeof solutions, "%s/solutions", o->kit);
-    fmt(grader_dir, sizeof grader_dir, "%s/grader", o->kit);
-    hide[n++] = solutions;
-    hide[n++] = grader_dir;
-    if (o->batch && realpath(o->batch, batch))
-        hide[n++] = batch;
-    hide[n] = NULL;
     o->box.run_mem_bytes = (long long)o->memory_mib << 20;
     o->box.compile_mem_bytes = (long long)o->memory_mib << 22;
     o->box.isolate = 1;
     o->box.seccomp = 1;
-    o->box.hide = hide;
-    static const char *keep[3];
-    keep[0] = o->kit;
-    keep[1] = o->work;
-    o->box.keep = keep;
 }
 
 /* printf, except in --brief mode, whose report is make check's few lines. */
@@ -641,13 +627,16 @@ static verdict prepare_scratch(const options *o, const char *submission, const s
     /*
      * The scratch folder: the submitted files in scratch/ (read-only to the
      * sandbox user), the compiler's output in bin/ (and bin-1/, ... for more
-     * runners: the sandbox user's own, made by build_runner()), and the
-     * grader's request, reply and logs at the top, which the sandbox user may
-     * pass through (0711) but not list or change.
+     * runners: the sandbox user's own, made by build_runner()), the tests'
+     * request, reply and logs in run/ (run-1/, ... beside the other runners),
+     * and the compiler's logs at the top. The sandbox user reaches only the
+     * folders bound into its view, so the top is the grader's alone (0700);
+     * where there are no views, it may pass through it (0711) but not list it.
      */
-    char subdir[4400];
+    char subdir[4400], rundir[4400];
     fmt(subdir, sizeof subdir, "%s/scratch", scratch);
-    if (chmod(scratch, 0711) != 0 || mkdir(subdir, 0755) != 0) {
+    fmt(rundir, sizeof rundir, "%s/run", scratch);
+    if (chmod(scratch, sb_views_work() ? 0700 : 0711) != 0 || mkdir(subdir, 0755) != 0 || mkdir(rundir, 0711) != 0) {
         fmt(why, wlen, "grader could not set up %s: %s", scratch, strerror(errno));
         return V_ERROR;
     }
@@ -893,8 +882,9 @@ static void grade_lab(const options *o, const char *submission, const char *show
                       const char *libkit, lab_result *res)
 {
     const spec_lab *spec = &res->spec;
-    char why[512] = "", scratch[4200];
+    char why[512] = "", scratch[4200], rundir[4300];
     verdict whole = prepare_scratch(o, submission, spec, scratch, sizeof scratch, why, sizeof why);
+    fmt(rundir, sizeof rundir, "%s/run", scratch); /* the tests' folder: the runner sees it, not scratch/ */
     /* a runner for the (type, E) pairs its tests launch, or several, each for some of them, compiled at once */
     char flags[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS + sizeof KIT_CPU_CHECKED_FLAGS + 1], runner[SPEC_MAX_GROUPS][4400];
     char pairs[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS];
@@ -908,7 +898,7 @@ static void grade_lab(const options *o, const char *submission, const char *show
         b[k] = (build_env){o->kit, o->work, compiler, o->cxx_path, cpu, o->nvcc_flags, flags[k], libkit,
                            o->compile_timeout_s, o->uid, o->gid, &o->box, k};
         build_runner_path(&b[k], scratch, runner[k], sizeof runner[k]);
-        env[k] = (check_env){runner[k], scratch, o->timeout_s, o->nproc, o->uid, o->gid, cpu,
+        env[k] = (check_env){runner[k], rundir, o->timeout_s, o->nproc, o->uid, o->gid, cpu,
                              cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box,
                              o->counts_file, spec->lab};
     }
@@ -1223,9 +1213,10 @@ static int prepare_work(options *o, int cpu, char *libkit_abs)
         return -1;
     }
     say(o, "%s\n", sb_isolation_report());
-    /* As root, the compiler and the runners run as the sandbox user: it must reach the kit and the work folder. */
+    /* As root, the compiler and the runners run as the sandbox user: without views, it must reach the kit and
+       the work folder through every folder above them */
     const char *reach[] = {o->work, o->kit, libkit_abs};
-    for (int r = 0; o->uid && r < 3; r++) {
+    for (int r = 0; o->uid && !sb_views_work() && r < 3; r++) {
         char blocker[4096];
         if (sandbox_can_reach(reach[r], blocker, sizeof blocker) != 0) {
             fprintf(stderr, "grader: the sandbox user (%s) cannot use %s: others may not pass or read %s; chmod "

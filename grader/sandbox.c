@@ -1,4 +1,4 @@
-/* Runs an untrusted program in its own process group, with a wall-clock timeout and resource limits. */
+/* Runs an untrusted program in its own process group, with a wall-clock timeout, limits on its whole process tree, and a view of the file system assembled for it. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -214,6 +214,8 @@ int sb_memory_exceeded(const sb_result *res, const sb_limits *lim, const char *s
         return 0;
     if (res->kind == SB_EXITED && res->code == 0)
         return 0;
+    if (res->mem_limit_hit)
+        return 1;
     if (res->kind == SB_EXITED && res->code == SB_EXIT_NOMEM)
         return 1;
     if ((double)res->max_rss_kb * 1024.0 >= 0.9 * (double)lim->mem_bytes)
@@ -377,9 +379,7 @@ static int load_outer_filter(void)
 /* The parts of isolation this kernel allows, found once by probe_kernel(). */
 enum {
     CAN_NS = 1,      /* mount, pid, ipc, uts and network namespaces */
-    CAN_PROC = 2,    /* a fresh /proc */
-    CAN_RDONLY = 4,  /* the file system read-only but for the writable paths */
-    CAN_TMPFS = 8,   /* private /tmp and /dev/shm, and the hidden paths covered */
+    CAN_VIEW = 2,    /* a view of the file system as the child's root (build_view) */
     CAN_SECCOMP = 16 /* the outer seccomp filter */
 };
 
@@ -450,10 +450,128 @@ static int enter_namespaces(void)
     return -1; /* not reached */
 }
 
-static int fresh_proc(const sb_limits *lim)
+/* ---- the view: all an isolated child sees of the file system ------------------ */
+
+/*
+ * Where the view is assembled, in the child's own mount namespace, before it becomes the child's
+ * root: a fresh tmpfs mounted over /tmp (every host has one), after every host path the view takes
+ * has been opened, so that a path inside /tmp is not lost under it.
+ */
+#define NEW_ROOT "/tmp"
+
+/* The system folders of every view, read-only; a symbolic link among them (merged /usr) stays a link. */
+static const char *const SYSTEM_DIRS[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+/* From /etc, what the dynamic loader and the compilers read (strace of g++ and nvcc); no passwd, shadow or hosts. */
+static const char *const ETC_FILES[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives"};
+/* The devices of every view; /dev/nvidia* join them where they exist. */
+static const char *const DEVICES[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
+
+/* One mount of a view: a host file or folder (opened before anything is covered), or a fresh tmpfs. */
+typedef struct view_item {
+    const char *to; /* where the child sees it */
+    int fd;         /* the host path, opened O_PATH; -1 for a fresh tmpfs */
+    int writable;   /* left writable (else read-only) */
+} view_item;
+
+/* Every mount of one view, in the order they are made. */
+typedef struct view_plan {
+    view_item item[SB_VIEW_MAX + 64];
+    int n;
+    char devices[32][272]; /* the names of the /dev/nvidia* found */
+    int ndevices;
+} view_plan;
+
+/* Adds a host path to the plan; a missing one is an error when required, else left out. */
+static int plan_bind(view_plan *p, const char *from, const char *to, int writable, int required)
 {
-    (void)lim;
-    return mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+    if (p->n == (int)(sizeof p->item / sizeof p->item[0])) {
+        errno = E2BIG;
+        return -1;
+    }
+    int fd = open(from, O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        return required ? -1 : 0;
+    p->item[p->n++] = (view_item){to ? to : from, fd, writable};
+    return 0;
+}
+
+static int plan_tmpfs(view_plan *p, const char *to)
+{
+    p->item[p->n++] = (view_item){to, -1, 1};
+    return 0;
+}
+
+/* The GPU's devices, /dev/nvidia0, /dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia-caps/, ..., where they exist. */
+static int plan_gpu_devices(view_plan *p)
+{
+    DIR *d = opendir("/dev");
+    int rc = 0;
+    for (struct dirent *e; d && rc == 0 && (e = readdir(d));) {
+        if (strncmp(e->d_name, "nvidia", 6) != 0 || p->ndevices == (int)(sizeof p->devices / sizeof p->devices[0]))
+            continue;
+        char *name = p->devices[p->ndevices++];
+        snprintf(name, sizeof p->devices[0], "/dev/%s", e->d_name);
+        rc = plan_bind(p, name, NULL, 1, 0);
+    }
+    if (d)
+        closedir(d);
+    return rc;
+}
+
+/* How deep a path lies (its slashes): a bind inside another is made after it. */
+static int depth(const char *path)
+{
+    int n = 0;
+    for (; *path; path++)
+        n += *path == '/';
+    return n;
+}
+
+/* Everything the view holds but the system folders' links, /proc and /etc's made files; outer mounts first. */
+static int plan_view(const sb_limits *lim, view_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof SYSTEM_DIRS / sizeof SYSTEM_DIRS[0]; i++) {
+        struct stat st;
+        if (lstat(SYSTEM_DIRS[i], &st) == 0 && S_ISDIR(st.st_mode))
+            rc = plan_bind(p, SYSTEM_DIRS[i], NULL, 0, 0);
+    }
+    for (size_t i = 0; rc == 0 && i < sizeof ETC_FILES / sizeof ETC_FILES[0]; i++)
+        rc = plan_bind(p, ETC_FILES[i], NULL, 0, 0);
+    for (size_t i = 0; rc == 0 && i < sizeof DEVICES / sizeof DEVICES[0]; i++)
+        rc = plan_bind(p, DEVICES[i], NULL, 1, 0); /* a device is written through, not changed */
+    if (rc == 0)
+        rc = plan_gpu_devices(p);
+    if (rc == 0)
+        rc = plan_tmpfs(p, "/tmp") | plan_tmpfs(p, "/dev/shm");
+    for (const sb_bind *b = lim->view; rc == 0 && b && b->from; b++)
+        rc = plan_bind(p, b->from, b->to, b->writable, 1);
+    for (int i = 1; i < p->n; i++) /* insertion sort by depth, stable: a folder before what lies in it */
+        for (int j = i; j > 0 && depth(p->item[j - 1].to) > depth(p->item[j].to); j--) {
+            view_item t = p->item[j];
+            p->item[j] = p->item[j - 1];
+            p->item[j - 1] = t;
+        }
+    return rc;
+}
+
+/*
+ * mkdir -p of the folders above path (as root, in the view's tmpfs or inside a bind that has them).
+ * The view's own folders on the way to a bind (/work, the kit's folder, ...) can be passed but not
+ * listed (0711): they show no names, even the one the bind has.
+ */
+static int make_parents(const char *path)
+{
+    char p[4200];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *slash = strchr(p + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        if (mkdir(p, 0711) != 0 && errno != EEXIST)
+            return -1;
+        *slash = '/';
+    }
+    return 0;
 }
 
 static int set_mount_attr(const char *path, uint64_t set, uint64_t clear)
@@ -462,116 +580,116 @@ static int set_mount_attr(const char *path, uint64_t set, uint64_t clear)
     return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, AT_RECURSIVE, &attr, sizeof attr);
 }
 
-/* Makes every mount read-only (and set-user-ID bits inert), then each writable path writable again. */
-static int read_only_except(const sb_limits *lim)
+/* Makes one mount of the plan at its place under NEW_ROOT. */
+static int place(const view_item *it, const sb_limits *lim)
 {
-    if (set_mount_attr("/", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0) != 0)
-        return -1;
-    for (const char *const *w = lim->writable; w && *w; w++)
-        if (mount(*w, *w, NULL, MS_BIND | MS_REC, NULL) != 0 || set_mount_attr(*w, 0, MOUNT_ATTR_RDONLY) != 0)
-            return -1;
-    return 0;
-}
-
-/* Covers path with an empty read-only folder (or a folder's worth of nothing: /dev/null over a file). */
-static int hide_path(const char *path)
-{
+    char at[4200], from[64], opts[64];
     struct stat st;
-    if (stat(path, &st) != 0)
-        return errno == ENOENT ? 0 : -1; /* nothing there to see */
-    if (S_ISDIR(st.st_mode))
-        return mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555");
-    return mount("/dev/null", path, NULL, MS_BIND, NULL);
-}
-
-/* Is path inside the folder dir (or dir itself)? */
-static int inside(const char *path, const char *dir)
-{
-    size_t n = strlen(dir);
-    return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
-/* mkdir -p for a path inside the fresh tmpfs (as root, before the user changes). */
-static int make_path(const char *path)
-{
-    char p[4096];
-    snprintf(p, sizeof p, "%s", path);
-    for (char *slash = strchr(p + 1, '/');; slash = strchr(slash + 1, '/')) {
-        if (slash)
-            *slash = '\0';
-        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+    snprintf(at, sizeof at, NEW_ROOT "%s", it->to);
+    if (make_parents(at) != 0)
+        return -1;
+    if (it->fd < 0) {
+        snprintf(opts, sizeof opts, "size=%lld,mode=1777", lim->tmp_bytes > 0 ? lim->tmp_bytes : 16LL << 20);
+        if (mkdir(at, 0755) != 0 && errno != EEXIST)
             return -1;
-        if (!slash)
-            return 0;
-        *slash = '/';
+        return mount("tmpfs", at, "tmpfs", MS_NOSUID | MS_NODEV, opts);
     }
+    if (fstat(it->fd, &st) != 0)
+        return -1;
+    if (S_ISDIR(st.st_mode)) {
+        if (mkdir(at, 0755) != 0 && errno != EEXIST)
+            return -1;
+    } else { /* a file's mount point is a file; O_RDONLY, since one inside a read-only bind already exists */
+        int f = open(at, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (f < 0)
+            return -1;
+        close(f);
+    }
+    snprintf(from, sizeof from, "/proc/self/fd/%d", it->fd);
+    if (mount(from, at, NULL, MS_BIND | MS_REC, NULL) != 0)
+        return -1;
+    return set_mount_attr(at, MOUNT_ATTR_NOSUID | (it->writable ? 0 : MOUNT_ATTR_RDONLY), 0);
+}
+
+/* Writes a small file of the view (its tmpfs is still writable). */
+static int make_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    return close(fd) == 0 && n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* The view's own files: the system folders' links, /dev's links, a passwd and group of two users, /proc's mount point. */
+static int make_files(const sb_limits *lim)
+{
+    char path[300], target[300], text[400];
+    for (size_t i = 0; i < sizeof SYSTEM_DIRS / sizeof SYSTEM_DIRS[0]; i++) {
+        ssize_t n = readlink(SYSTEM_DIRS[i], target, sizeof target - 1);
+        if (n <= 0)
+            continue; /* not a link (bound as a folder), or missing */
+        target[n] = '\0';
+        snprintf(path, sizeof path, NEW_ROOT "%s", SYSTEM_DIRS[i]);
+        if (symlink(target, path) != 0)
+            return -1;
+    }
+    static const char *const dev_links[][2] = {
+        {"/proc/self/fd", "fd"}, {"/proc/self/fd/0", "stdin"}, {"/proc/self/fd/1", "stdout"}, {"/proc/self/fd/2", "stderr"}};
+    for (size_t i = 0; i < sizeof dev_links / sizeof dev_links[0]; i++) {
+        snprintf(path, sizeof path, NEW_ROOT "/dev/%s", dev_links[i][1]);
+        if (symlink(dev_links[i][0], path) != 0)
+            return -1;
+    }
+    unsigned uid = lim->uid && geteuid() == 0 ? lim->uid : (unsigned)getuid();
+    unsigned gid = lim->uid && geteuid() == 0 ? lim->gid : (unsigned)getgid();
+    /* getpwuid() of the child's user answers (some tools ask for a home folder), and no other user is named */
+    snprintf(text, sizeof text, "root:x:0:0:root:/:/bin/sh\nsandbox:x:%u:%u:sandbox:/tmp:/bin/sh\n", uid, gid);
+    if (make_file(NEW_ROOT "/etc/passwd", text) != 0)
+        return -1;
+    snprintf(text, sizeof text, "root:x:0:\nsandbox:x:%u:\n", gid);
+    if (make_file(NEW_ROOT "/etc/group", text) != 0)
+        return -1;
+    return mkdir(NEW_ROOT "/proc", 0555);
 }
 
 /*
- * Empty, private /tmp and /dev/shm; the kept paths that lie inside them (a kit checked out under
- * /tmp) bound back at their own paths, with what was mounted inside them; then the hidden paths,
- * last, so that they win over any other mount.
+ * In pid 1: makes the view (plan_view) in a fresh tmpfs, with a fresh /proc, and makes it the root;
+ * the old root is unmounted, so nothing else of the host can be reached. The tmpfs itself ends
+ * read-only. Returns 0, or -1 with errno.
  */
-static int private_tmp_and_hide(const sb_limits *lim)
+static int build_view(const sb_limits *lim)
 {
-    enum { MAX_KEEP = 8 };
-    int fd[MAX_KEEP], n = 0, rc = 0;
-    const char *path[MAX_KEEP];
-    for (const char *const *k = lim->keep; k && *k && n < MAX_KEEP; k++)
-        if (inside(*k, "/tmp") || inside(*k, "/dev/shm")) {
-            path[n] = *k;
-            if ((fd[n] = open(*k, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-                return -1;
-            n++;
-        }
-    char opts[64];
-    snprintf(opts, sizeof opts, "size=%lld,mode=1777", lim->tmp_bytes > 0 ? lim->tmp_bytes : 16LL << 20);
-    if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
-        rc = -1;
-    if (rc == 0 && access("/dev/shm", F_OK) == 0 && mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
-        rc = -1;
-    for (int i = 0; i < n; i++) {
-        char from[64];
-        snprintf(from, sizeof from, "/proc/self/fd/%d", fd[i]);
-        if (rc == 0 && (make_path(path[i]) != 0 || mount(from, path[i], NULL, MS_BIND | MS_REC, NULL) != 0))
-            rc = -1;
-        close(fd[i]);
-    }
-    for (const char *const *h = lim->hide; rc == 0 && h && *h; h++)
-        if (hide_path(*h) != 0)
-            rc = -1;
-    return rc;
-}
-
-/*
- * In pid 1: makes the mount tree private, then sets up each part in can.
- * In a run, a part that fails fails the run (the probe said it works); in
- * the probe (done not NULL), it only leaves that part's bit out of *done.
- * The fresh /proc comes after the read-only step, so that it stays
- * writable: the CUDA driver writes there, and with /proc read-only
- * cudaMalloc fails ("OS call failed or operation not supported on this OS").
- */
-static int setup_mounts(const sb_limits *lim, unsigned can, unsigned *done)
-{
-    static const struct {
-        unsigned part;
-        int (*set_up)(const sb_limits *lim);
-    } parts[] = {{CAN_RDONLY, read_only_except}, {CAN_PROC, fresh_proc}, {CAN_TMPFS, private_tmp_and_hide}};
-    if (!(can & (CAN_PROC | CAN_RDONLY | CAN_TMPFS)))
-        return 0; /* the kernel lets us make namespaces but not mount in them */
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-        return done ? 0 : -1;
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        if (!(can & parts[i].part))
-            continue;
-        if (parts[i].set_up(lim) == 0) {
-            if (done)
-                *done |= parts[i].part;
-        } else if (!done) {
+    view_plan plan;
+    int rc = mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+    if (rc == 0)
+        rc = plan_view(lim, &plan);
+    if (rc == 0)
+        rc = mount("tmpfs", NEW_ROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755");
+    if (rc == 0) /* folders the child may list (the others on the way to a bind are 0711) */
+        rc = mkdir(NEW_ROOT "/etc", 0755) | mkdir(NEW_ROOT "/dev", 0755);
+    for (int i = 0; rc == 0 && i < plan.n; i++)
+        rc = place(&plan.item[i], lim);
+    int e = errno;
+    for (int i = 0; i < plan.n; i++)
+        if (plan.item[i].fd >= 0)
+            close(plan.item[i].fd);
+    errno = e;
+    /* the fresh /proc before the old root goes: in a user namespace the kernel lets us mount a proc
+       only where one is already visible */
+    if (rc != 0 || make_files(lim) != 0 ||
+        mount("proc", NEW_ROOT "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0 || chdir(NEW_ROOT) != 0)
+        return -1;
+    /* pivot_root(".", "."): the old root ends up on top of the new one, and is then unmounted */
+    if (syscall(SYS_pivot_root, ".", ".") == 0) {
+        if (umount2(".", MNT_DETACH) != 0)
             return -1;
-        }
+    } else if (mount(".", "/", NULL, MS_MOVE, NULL) != 0 || chroot(".") != 0) { /* where the root cannot pivot */
+        return -1;
     }
-    return 0;
+    if (chdir("/") != 0)
+        return -1;
+    return mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL);
 }
 
 /* Tries every part of isolation in a throwaway child (and, past fork, its pid 1); returns the CAN_ bits that worked. */
@@ -583,10 +701,11 @@ static unsigned probe_kernel(void)
         return 0;
     pid_t pid = fork();
     if (pid == 0) {
-        static const sb_limits nothing; /* no hidden or writable paths */
+        static const sb_limits nothing; /* no binds */
         if (enter_namespaces() == 0) {
             done |= CAN_NS;
-            setup_mounts(&nothing, CAN_PROC | CAN_RDONLY | CAN_TMPFS, &done);
+            if (build_view(&nothing) == 0)
+                done |= CAN_VIEW;
         }
         if (load_outer_filter() == 0)
             done |= CAN_SECCOMP;
@@ -615,9 +734,424 @@ static unsigned kernel_can(void)
     return can;
 }
 
+int sb_views_work(void)
+{
+    return (kernel_can() & (CAN_NS | CAN_VIEW)) == (CAN_NS | CAN_VIEW);
+}
+
+/* ---- assembling views ------------------------------------------------------------ */
+
+/* Copies s into the view's text; NULL when it does not fit. */
+static const char *view_copy(sb_view *v, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (v->used + n > sizeof v->text)
+        return NULL;
+    char *at = v->text + v->used;
+    memcpy(at, s, n);
+    v->used += n;
+    return at;
+}
+
+void sb_view_init(sb_view *v)
+{
+    v->n = 0;
+    v->failed = 0;
+    v->used = 0;
+    v->bind[0] = (sb_bind){NULL, NULL, 0};
+}
+
+int sb_view_add(sb_view *v, const char *from, const char *to, int writable)
+{
+    if (v->failed)
+        return -1;
+    const char *place = to ? to : from;
+    for (int i = 0; i < v->n; i++) {
+        const char *other = v->bind[i].to ? v->bind[i].to : v->bind[i].from;
+        if (strcmp(other, place) == 0 && strcmp(v->bind[i].from, from) == 0) {
+            v->bind[i].writable |= writable;
+            return 0;
+        }
+    }
+    const char *f = v->n < SB_VIEW_MAX ? view_copy(v, from) : NULL, *t = f && to ? view_copy(v, to) : NULL;
+    if (!f || (to && !t)) { /* poisoned: a run given this view fails to start rather than run without a bind */
+        v->failed = 1;
+        v->bind[v->n] = (sb_bind){"", NULL, 0};
+        v->bind[v->n + 1] = (sb_bind){NULL, NULL, 0};
+        return -1;
+    }
+    v->bind[v->n++] = (sb_bind){f, t, writable};
+    v->bind[v->n] = (sb_bind){NULL, NULL, 0};
+    return 0;
+}
+
+/* Is path inside the folder dir (or dir itself)? */
+static int inside(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+int sb_view_add_tool(sb_view *v, const char *tool)
+{
+    char real[4096];
+    if (!tool)
+        return 0;
+    if (!realpath(tool, real))
+        return -1;
+    for (size_t i = 0; i < sizeof SYSTEM_DIRS / sizeof SYSTEM_DIRS[0]; i++)
+        if (inside(real, SYSTEM_DIRS[i]))
+            return 0;
+    for (int up = 0; up < 2; up++) { /* /opt/cuda/bin/nvcc: /opt/cuda */
+        char *slash = strrchr(real, '/');
+        if (slash && slash != real)
+            *slash = '\0';
+    }
+    return sb_view_add(v, real, NULL, 0);
+}
+
+int sb_view_compile(sb_view *v, const char *kit, const char *sources, const char *out_dir, const char *compiler,
+                    const char *library)
+{
+    char path[4400];
+    sb_view_init(v);
+    snprintf(path, sizeof path, "%s/common", kit);
+    int rc = sb_view_add(v, path, NULL, 0);
+    snprintf(path, sizeof path, "%s/labs", kit);
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        snprintf(path, sizeof path, "%s/labs/%s/harness", kit, e->d_name);
+        struct stat st;
+        if (e->d_name[0] != '.' && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            rc |= sb_view_add(v, path, NULL, 0);
+    }
+    if (d)
+        closedir(d);
+    rc |= sb_view_add(v, sources, NULL, 0);
+    rc |= sb_view_add(v, out_dir, NULL, 1);
+    if (sb_view_add_tool(v, compiler) != 0)
+        rc = -1;
+    if (library)
+        rc |= sb_view_add(v, library, NULL, 0);
+    return rc ? -1 : 0;
+}
+
+int sb_view_run(sb_view *v, const char *runner, const char *run_dir, int gpu, const char *const *tools, int ntools)
+{
+    char dir[4096];
+    sb_view_init(v);
+    snprintf(dir, sizeof dir, "%s", runner);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir)
+        *slash = '\0';
+    int rc = sb_view_add(v, dir, NULL, 0);
+    rc |= sb_view_add(v, run_dir, NULL, gpu);
+    if (gpu)
+        rc |= sb_view_add(v, "/sys", NULL, 0);
+    for (int i = 0; gpu && i < ntools; i++)
+        if (sb_view_add_tool(v, tools[i]) != 0)
+            rc = -1;
+    return rc ? -1 : 0;
+}
+
+/* ---- cgroups: limits for the whole tree ------------------------------------------ */
+
+/* Where the runs' cgroups go, found once by cg_find(). */
+static struct {
+    int found;          /* cg_find() ran */
+    int version;        /* 2, 1, or 0: none (limits per process) */
+    char mem[1000];     /* the folder kit-grader of the memory hierarchy (v2: the only one) */
+    char pids[1000];    /* the folder kit-grader of the pids hierarchy (v2: the same) */
+} cg;
+
+/* One run's cgroup. */
+typedef struct cg_run {
+    char mem[1100];  /* its folder in the memory hierarchy (v2: its only folder) */
+    char pids[1100]; /* its folder in the pids hierarchy (v2: the same) */
+} cg_run;
+
+/* Reads a small file into buf; returns its length, or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, len - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    return n;
+}
+
+/* The value after "key " on a line of the file at path ("oom_kill 3"); 0 when absent. */
+static long long read_key(const char *path, const char *key)
+{
+    char text[2048];
+    if (read_small(path, text, sizeof text) < 0)
+        return 0;
+    size_t n = strlen(key);
+    for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (strncmp(line, key, n) == 0 && line[n] == ' ')
+            return atoll(line + n + 1);
+    return 0;
+}
+
+/* Writes text into dir/name; returns 0 or -1. */
+static int cg_write(const char *dir, const char *name, const char *text)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return write_file(path, text);
+}
+
+/* This process's cgroup in the hierarchy that has `controller` ("" for v2's), from /proc/self/cgroup. */
+static int own_cgroup(const char *controller, char *path, size_t len)
+{
+    char text[4096];
+    if (read_small("/proc/self/cgroup", text, sizeof text) < 0)
+        return -1;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char *names = strchr(line, ':'), *where = names ? strchr(names + 1, ':') : NULL;
+        if (!where)
+            continue;
+        *where = '\0';
+        int match = !controller[0] ? names[1] == '\0' : 0; /* v2: "0::/path" */
+        for (char *save, *c = strtok_r(names + 1, ",", &save); controller[0] && c; c = strtok_r(NULL, ",", &save))
+            match |= strcmp(c, controller) == 0;
+        if (match) {
+            snprintf(path, len, "%s", strcmp(where + 1, "/") == 0 ? "" : where + 1);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Where v1's hierarchy of `controller` is mounted, from /proc/self/mounts. */
+static int v1_mount(const char *controller, char *path, size_t len)
+{
+    FILE *f = fopen("/proc/self/mounts", "r");
+    char dev[256], dir[512], type[64], opts[512];
+    int rc = -1;
+    while (f && rc != 0 && fscanf(f, "%255s %511s %63s %511s %*d %*d", dev, dir, type, opts) == 4) {
+        if (strcmp(type, "cgroup") != 0)
+            continue;
+        for (char *save, *o = strtok_r(opts, ",", &save); o; o = strtok_r(NULL, ",", &save))
+            if (strcmp(o, controller) == 0) {
+                snprintf(path, len, "%s", dir);
+                rc = 0;
+            }
+    }
+    if (f)
+        fclose(f);
+    return rc;
+}
+
+/* Makes dir (kit-grader) if missing; in v2 lets its children have the memory and pids controllers. */
+static int cg_base(const char *dir, int version)
+{
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return version == 2 ? cg_write(dir, "cgroup.subtree_control", "+memory +pids") : 0;
+}
+
+/* v2: kit-grader in the grader's own cgroup, or at the top where that one holds processes (no inner processes in v2). */
+static int find_v2(void)
+{
+    char text[512], own[400];
+    if (read_small("/sys/fs/cgroup/cgroup.controllers", text, sizeof text) < 0 || !strstr(text, "memory") ||
+        !strstr(text, "pids"))
+        return -1;
+    const char *parents[2] = {own, ""};
+    if (own_cgroup("", own, sizeof own) != 0)
+        own[0] = '\0';
+    for (int i = 0; i < 2; i++) {
+        char parent[500];
+        snprintf(parent, sizeof parent, "/sys/fs/cgroup%s", parents[i]);
+        snprintf(cg.mem, sizeof cg.mem, "%s/kit-grader", parent);
+        if (cg_write(parent, "cgroup.subtree_control", "+memory +pids") == 0 && cg_base(cg.mem, 2) == 0) {
+            snprintf(cg.pids, sizeof cg.pids, "%s", cg.mem);
+            return 0;
+        }
+        if (!own[0])
+            break;
+    }
+    return -1;
+}
+
+/* v1: kit-grader in the grader's own cgroup of the memory hierarchy and of the pids one. */
+static int find_v1(void)
+{
+    char mnt[512], own[400];
+    if (v1_mount("memory", mnt, sizeof mnt) != 0 || own_cgroup("memory", own, sizeof own) != 0)
+        return -1;
+    snprintf(cg.mem, sizeof cg.mem, "%s%s/kit-grader", mnt, own);
+    if (v1_mount("pids", mnt, sizeof mnt) != 0 || own_cgroup("pids", own, sizeof own) != 0)
+        return -1;
+    snprintf(cg.pids, sizeof cg.pids, "%s%s/kit-grader", mnt, own);
+    return cg_base(cg.mem, 1) == 0 && cg_base(cg.pids, 1) == 0 ? 0 : -1;
+}
+
+static int cg_create(cg_run *run, unsigned uid, long long mem_bytes, long pids_max);
+static void cg_remove(cg_run *run);
+
+/*
+ * Removes the empty cgroups that graders which died (killed mid-run) left in dir: named
+ * <uid>-<pid>-<seq> for a pid that no longer runs. One with processes in it is left alone (its
+ * grader may live in another pid namespace); sb_uid_acquire() kills what a dead grader left running.
+ */
+static void cg_sweep_dead(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        unsigned uid, seq;
+        long pid;
+        char path[1200];
+        if (sscanf(e->d_name, "%u-%ld-%u", &uid, &pid, &seq) != 3 || pid <= 0 || kill((pid_t)pid, 0) == 0 ||
+            errno != ESRCH)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        rmdir(path); /* fails (EBUSY) while a process is in it */
+    }
+    if (d)
+        closedir(d);
+}
+
+/* Finds where the runs' cgroups go, and proves it by making and removing one; asked once. */
+static void cg_find(void)
+{
+    if (cg.found)
+        return;
+    cg.found = 1;
+    if (geteuid() != 0)
+        return;
+    cg.version = find_v2() == 0 ? 2 : find_v1() == 0 ? 1 : 0;
+    cg_run trial;
+    if (cg.version && cg_create(&trial, 0, 64LL << 20, 16) != 0)
+        cg.version = 0;
+    else if (cg.version)
+        cg_remove(&trial);
+    if (cg.version) {
+        cg_sweep_dead(cg.mem);
+        if (strcmp(cg.pids, cg.mem) != 0)
+            cg_sweep_dead(cg.pids);
+    }
+}
+
+int sb_cgroup_version(char *mem_dir, char *pids_dir, size_t len)
+{
+    cg_find();
+    if (mem_dir)
+        snprintf(mem_dir, len, "%s", cg.version ? cg.mem : "");
+    if (pids_dir)
+        snprintf(pids_dir, len, "%s", cg.version ? cg.pids : "");
+    return cg.version;
+}
+
+/*
+ * Makes one run's cgroup, <uid>-<pid>-<seq> (the child's user, the grader's process), with its
+ * limits (0: none); returns 0, or -1 with nothing left behind.
+ */
+static int cg_create(cg_run *run, unsigned uid, long long mem_bytes, long pids_max)
+{
+    static unsigned seq;
+    char name[64], num[32];
+    snprintf(name, sizeof name, "%u-%ld-%u", uid, (long)getpid(), seq++);
+    snprintf(run->mem, sizeof run->mem, "%s/%s", cg.mem, name);
+    snprintf(run->pids, sizeof run->pids, "%s/%s", cg.pids, name);
+    /* another grader may have just removed an empty kit-grader (cg_remove): make it again */
+    for (int attempt = 0; mkdir(run->mem, 0755) != 0; attempt++)
+        if (errno != ENOENT || attempt == 2 || cg_base(cg.mem, cg.version) != 0)
+            return -1;
+    int rc = 0;
+    if (cg.version == 1 && strcmp(run->pids, run->mem) != 0)
+        for (int attempt = 0; rc == 0 && mkdir(run->pids, 0755) != 0; attempt++)
+            if (errno != ENOENT || attempt == 2 || cg_base(cg.pids, 1) != 0)
+                rc = -1;
+    if (rc != 0) {
+        rmdir(run->mem);
+        return -1;
+    }
+    snprintf(num, sizeof num, "%lld", mem_bytes);
+    if (mem_bytes > 0 && cg.version == 1) {
+        rc |= cg_write(run->mem, "memory.limit_in_bytes", num);
+        cg_write(run->mem, "memory.memsw.limit_in_bytes", num); /* only where swap is accounted */
+    } else if (mem_bytes > 0) {
+        rc |= cg_write(run->mem, "memory.max", num);
+        cg_write(run->mem, "memory.swap.max", "0"); /* only where there is swap */
+        cg_write(run->mem, "memory.oom.group", "1"); /* one process killed for memory: all of them */
+    }
+    snprintf(num, sizeof num, "%ld", pids_max);
+    if (pids_max > 0)
+        rc |= cg_write(run->pids, "pids.max", num);
+    if (rc != 0)
+        cg_remove(run);
+    return rc;
+}
+
+/* In the child, before anything else runs: moves this process into the run's cgroup(s). */
+static int cg_join(const cg_run *run)
+{
+    char pid[32];
+    snprintf(pid, sizeof pid, "%ld", (long)getpid());
+    if (cg_write(run->mem, "cgroup.procs", pid) != 0)
+        return -1;
+    return strcmp(run->pids, run->mem) == 0 ? 0 : cg_write(run->pids, "cgroup.procs", pid);
+}
+
+/* Kills every process in the run's cgroup; returns how many it found. */
+static int cg_kill_all(const cg_run *run)
+{
+    char path[1200], text[8192];
+    int n = 0;
+    for (int h = 0; h < 2; h++) {
+        snprintf(path, sizeof path, "%s/cgroup.procs", h ? run->pids : run->mem);
+        if (read_small(path, text, sizeof text) <= 0)
+            continue;
+        for (char *save, *pid = strtok_r(text, "\n", &save); pid; pid = strtok_r(NULL, "\n", &save), n++)
+            kill((pid_t)atol(pid), SIGKILL);
+    }
+    return n;
+}
+
+/* Has the kernel killed a process of the run for its memory limit? */
+static int cg_oom_killed(const cg_run *run)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", run->mem, cg.version == 1 ? "memory.oom_control" : "memory.events");
+    return read_key(path, "oom_kill") > 0;
+}
+
+/* Kills what is left in the run's cgroup and removes it (a cgroup goes once its last process is reaped). */
+static void cg_remove(cg_run *run)
+{
+    for (int round = 0; round < 2000; round++) {
+        int left = cg_kill_all(run);
+        if ((rmdir(run->mem) == 0 || errno == ENOENT) &&
+            (strcmp(run->pids, run->mem) == 0 || rmdir(run->pids) == 0 || errno == ENOENT))
+            break;
+        struct timespec nap = {0, left ? 1000 * 1000 : 500 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    rmdir(cg.mem); /* kit-grader too, once no grader uses it; another may still: then it stays */
+    if (strcmp(cg.pids, cg.mem) != 0)
+        rmdir(cg.pids);
+}
+
+/* After a run: what its cgroup saw (limits hit, peak memory) into res; then the cgroup is removed. */
+static void cg_finish(cg_run *run, sb_result *res)
+{
+    char path[1200];
+    res->mem_limit_hit = cg_oom_killed(run);
+    snprintf(path, sizeof path, "%s/pids.events", run->pids);
+    res->pids_limit_hit = read_key(path, "max") > 0;
+    char text[64];
+    snprintf(path, sizeof path, "%s/%s", run->mem, cg.version == 1 ? "memory.max_usage_in_bytes" : "memory.peak");
+    res->mem_peak_bytes = read_small(path, text, sizeof text) > 0 ? atoll(text) : 0;
+    cg_remove(run);
+}
+
 const char *sb_isolation_report(void)
 {
-    static char line[512];
+    static char line[768];
     unsigned can = kernel_can();
     int root = geteuid() == 0;
     if (!(can & CAN_NS))
@@ -627,19 +1161,28 @@ const char *sb_isolation_report(void)
                       : "sandbox: not root and no user namespaces: runners share this user's files, /tmp and "
                         "processes");
     else
-        snprintf(line, sizeof line, "sandbox: runners isolated in namespaces of their own%s%s%s%s",
+        snprintf(line, sizeof line, "sandbox: runners isolated in namespaces of their own%s%s",
                  root ? "" : " (not root: in a user namespace, as this user)",
-                 can & CAN_PROC ? "" : "; no fresh /proc: they see the host's processes",
-                 can & CAN_RDONLY ? "" : "; no read-only file system: they write wherever their user may",
-                 can & CAN_TMPFS ? "" : "; no private /tmp: they share /tmp and /dev/shm and see hidden folders");
+                 can & CAN_VIEW ? ", each seeing only the files assembled for it"
+                                : "; no view (the kernel refuses the mounts): they see the host's files as their user may");
     if (!(can & CAN_SECCOMP))
         strncat(line, "; no seccomp filter: every system call is open to them", sizeof line - strlen(line) - 1);
+    int version = sb_cgroup_version(NULL, NULL, 0);
+    char limits[200];
+    if (version)
+        snprintf(limits, sizeof limits, "; memory and process limits on each run's whole tree (cgroup v%d)", version);
+    else
+        snprintf(limits, sizeof limits, "; memory and process limits per process only (%s): a runner's children "
+                                        "together may hold more than the memory limit",
+                 root ? "no writable cgroup v1 or v2 here" : "not root: no cgroup of its own");
+    strncat(line, limits, sizeof line - strlen(line) - 1);
     return line;
 }
 
 /* ---- one run ---------------------------------------------------------------- */
 
-static void apply_limits(const sb_limits *lim, long nproc_limit)
+/* The per-process limits; memory and processes only where no cgroup holds them for the whole tree. */
+static void apply_limits(const sb_limits *lim, long nproc_limit, int tree_limits)
 {
     if (lim->cpu_s > 0) { /* SIGXCPU at the limit; the kernel's SIGKILL a second later, for a runner that ignores it */
         struct rlimit r = {(rlim_t)lim->cpu_s, (rlim_t)lim->cpu_s + 1};
@@ -647,6 +1190,8 @@ static void apply_limits(const sb_limits *lim, long nproc_limit)
     }
     if (lim->file_bytes > 0)
         set_limit(RLIMIT_FSIZE, (rlim_t)lim->file_bytes);
+    if (tree_limits)
+        return;
     if (nproc_limit > 0)
         set_limit(RLIMIT_NPROC, (rlim_t)nproc_limit);
     if (lim->mem_bytes > 0)
@@ -667,28 +1212,33 @@ static int drop_root(const sb_limits *lim)
     return 0;
 }
 
-/* In the child: set everything up, then exec. The grader is single-threaded, so library calls are safe after fork. */
-static void child(char *const argv[], const sb_limits *lim, long nproc_limit, unsigned can, int errpipe)
+/*
+ * In the child: set everything up, then exec. The grader is single-threaded, so library calls are
+ * safe after fork. With a cgroup (tree), the child joins it first, so that all it starts is held.
+ */
+static void child(char *const argv[], const sb_limits *lim, long nproc_limit, unsigned can, const cg_run *tree,
+                  int errpipe)
 {
     static char *const empty_env[] = {NULL};
     char here[4096];
     setpgid(0, 0);
     set_limit(RLIMIT_CORE, 0);
+    if (tree && cg_join(tree) != 0)
+        goto fail;
     if (redirect(0, lim->stdin_path, O_RDONLY) || redirect(1, lim->stdout_path, O_WRONLY | O_CREAT | O_TRUNC) ||
         redirect(2, lim->stderr_path, O_WRONLY | O_CREAT | O_TRUNC))
         goto fail;
     if (lim->trace_fd > 0 && dup2(lim->trace_fd, 3) < 0) /* KIT_TRACE_FD; dup2 clears close-on-exec */
         goto fail;
     int isolated = lim->isolate && (can & CAN_NS);
-    if (isolated && (enter_namespaces() != 0 || setup_mounts(lim, can, NULL) != 0))
-        goto fail;
-    /* Isolated, the working directory is looked up again: the inherited one still points at the mounts as they were. */
     const char *dir = lim->cwd;
-    if (!dir && isolated)
+    if (!dir && isolated) /* looked up again inside: the inherited one points at the mounts as they were */
         dir = getcwd(here, sizeof here) ? here : "/";
-    if (dir && chdir(dir) != 0)
+    if (isolated && (enter_namespaces() != 0 || ((can & CAN_VIEW) && build_view(lim) != 0)))
         goto fail;
-    apply_limits(lim, nproc_limit);
+    if (dir && chdir(dir) != 0 && (lim->cwd || chdir("/") != 0)) /* the grader's folder may not be in the view */
+        goto fail;
+    apply_limits(lim, nproc_limit, tree != NULL);
     if (lim->no_network && !isolated && geteuid() == 0)
         (void)unshare(CLONE_NEWNET); /* best effort, see sb_limits */
     if (drop_root(lim) != 0)
@@ -707,10 +1257,14 @@ fail:;
     _exit(127);
 }
 
-/* Waits for the child until the deadline, when it kills the child's group; returns 1 if it did. */
-static int wait_child(pid_t pid, double start, double timeout_s, int *status, struct rusage *ru)
+/*
+ * Waits for the child until the deadline, when it kills the child's group; returns 1 if it did.
+ * With a v1 cgroup, a process of the tree killed for memory gets the whole tree killed, as v2's
+ * memory.oom.group does by itself: a run stops at its memory limit, not one child of it.
+ */
+static int wait_child(pid_t pid, double start, double timeout_s, const cg_run *tree, int *status, struct rusage *ru)
 {
-    for (;;) {
+    for (int round = 1;; round++) {
         pid_t w = wait4(pid, status, WNOHANG, ru);
         if (w == pid)
             return 0;
@@ -723,6 +1277,8 @@ static int wait_child(pid_t pid, double start, double timeout_s, int *status, st
             wait4(pid, status, 0, ru);
             return 1;
         }
+        if (tree && cg.version == 1 && round % 5 == 0 && cg_oom_killed(tree))
+            cg_kill_all(tree);
         struct timespec nap = {0, 2 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
@@ -733,23 +1289,34 @@ int sb_run(char *const argv[], const sb_limits *lim, sb_result *res)
     int pipefd[2];
     long nproc_limit = 0;
     unsigned can = lim->isolate || lim->seccomp ? kernel_can() : 0;
-    if (lim->nproc > 0) { /* RLIMIT_NPROC counts every process of the child's real user */
-        unsigned user = lim->uid != 0 && geteuid() == 0 ? lim->uid : (unsigned)getuid();
+    unsigned user = lim->uid != 0 && geteuid() == 0 ? lim->uid : (unsigned)getuid();
+    res->mem_limit_hit = res->pids_limit_hit = 0;
+    res->mem_peak_bytes = 0;
+    /* the whole tree's limits in a cgroup of its own; the pids limit counts the process in between (isolated) too */
+    cg_run tree;
+    int in_tree = (lim->mem_bytes > 0 || lim->nproc > 0) && sb_cgroup_version(NULL, NULL, 0) &&
+                  cg_create(&tree, user, lim->mem_bytes, lim->nproc > 0 ? lim->nproc + 1 + !!(can & CAN_NS && lim->isolate) : 0) == 0;
+    if (lim->nproc > 0 && !in_tree) { /* RLIMIT_NPROC counts every process of the child's real user */
         long now = sb_count_tasks(user);
         nproc_limit = (now > 0 ? now : 0) + lim->nproc;
     }
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    if (pipe2(pipefd, O_CLOEXEC) != 0)
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+        if (in_tree)
+            cg_remove(&tree);
         return -1;
+    }
     double start = kit_now_s();
     pid_t pid = fork();
     if (pid < 0) {
         close(pipefd[0]);
         close(pipefd[1]);
+        if (in_tree)
+            cg_remove(&tree);
         return -1;
     }
     if (pid == 0)
-        child(argv, lim, nproc_limit, can, pipefd[1]);
+        child(argv, lim, nproc_limit, can, in_tree ? &tree : NULL, pipefd[1]);
     setpgid(pid, pid); /* also here, so the group exists before we might kill it */
     running_group = pid;
     close(pipefd[1]);
@@ -757,10 +1324,12 @@ int sb_run(char *const argv[], const sb_limits *lim, sb_result *res)
     int status = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
-    int timed_out = wait_child(pid, start, lim->timeout_s, &status, &ru);
+    int timed_out = wait_child(pid, start, lim->timeout_s, in_tree ? &tree : NULL, &status, &ru);
     kill(-pid, SIGKILL); /* whatever the child left behind in its group */
     sweep_children();    /* and whatever left the group */
     running_group = 0;
+    if (in_tree)
+        cg_finish(&tree, res);
     res->seconds = kit_now_s() - start;
     res->max_rss_kb = ru.ru_maxrss;
 
@@ -791,6 +1360,10 @@ void sb_describe(const sb_result *res, const sb_limits *lim, char *buf, unsigned
 {
     if (lim->mem_bytes > 0 && sb_memory_exceeded(res, lim, lim->stderr_path)) {
         snprintf(buf, len, "memory limit %lld MiB exceeded", lim->mem_bytes >> 20);
+        return;
+    }
+    if (res->pids_limit_hit && lim->nproc > 0 && res->kind != SB_TIMEOUT && !(res->kind == SB_EXITED && res->code == 0)) {
+        snprintf(buf, len, "process limit exceeded (%ld processes and threads)", lim->nproc);
         return;
     }
     switch (res->kind) {

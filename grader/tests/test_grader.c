@@ -366,10 +366,8 @@ static void test_gpu_runner_sandbox(void)
     snprintf(t.op, sizeof t.op, "%s", "merge");
     t.type = KIT_TYPE_I32;
     t.m = t.n = 4;
-    const char *keep[] = {dir, NULL};
     check_env env = {.runner = runner, .workdir = dir, .timeout_s = 10, .simulated = 0};
     env.box.isolate = 1;
-    env.box.keep = keep;
     check_result out;
     check_test(&t, &env, &out);
     KIT_ASSERT_MSG(out.v == V_WRONG && strstr(out.detail, "malformed output"), "verdict %s: %s", verdict_name(out.v),
