@@ -1745,7 +1745,7 @@ static void judge_cast(ctx *x, CXCursor c, unsigned line)
         if (ct != T_BOOL)
             why = "a pointer made into a number";
     } else if ((ct == T_DEP && (cf == T_INT || cf == T_DEP || cf == T_NULL)) || (cf == T_DEP && ct == T_INT)) {
-        why = "a cast between a template's type and a number, which the template could make a pointer cast (let "
+        why = "a cast between a template type and a number, which the template could make a pointer cast (let "
               "the conversion be implicit: T v = x;)";
     }
     if (why)
