@@ -1608,6 +1608,65 @@ static int pointer_ok(const ctx *x, CXCursor e, int depth)
     }
 }
 
+/* The variable an lvalue is part of (through parentheses, dots and array elements), or a null cursor. */
+static CXCursor base_variable(const ctx *x, CXCursor e, int depth)
+{
+    enum CXCursorKind k = clang_getCursorKind(e);
+    kids ch = expr_kids(e);
+    if (depth > 64)
+        return clang_getNullCursor();
+    if (k == CXCursor_DeclRefExpr)
+        return clang_getCursorReferenced(e);
+    if ((k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr) && ch.n == 1)
+        return base_variable(x, ch.c[0], depth + 1);
+    if (k == CXCursor_MemberRefExpr && ch.n == 1 && !arrow_after(x, ch.c[0]))
+        return base_variable(x, ch.c[0], depth + 1);
+    if (k == CXCursor_ArraySubscriptExpr && ch.n == 2 && classify(clang_getCursorType(ch.c[0])) == T_ARRAY)
+        return base_variable(x, ch.c[0], depth + 1);
+    return clang_getNullCursor();
+}
+
+/* Refuses an assignment, or ++ or --, to a variable declared outside the student's file
+   (threadIdx.x = 0 writes the emulator's state; on a GPU threadIdx is read-only). */
+static void judge_write(ctx *x, CXCursor c, unsigned line)
+{
+    kids ch = expr_kids(c);
+    if (ch.n == 0)
+        return;
+    CXCursor target = ch.c[0];
+    if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
+        const char *op = first_token(x, c);
+        unsigned a, b;
+        int post = 0;
+        if (cursor_span(x, c, &a, &b)) {
+            unsigned i = tok_at(x, b);
+            post = i > 0 && (!strcmp(x->toks[i - 1].text, "++") || !strcmp(x->toks[i - 1].text, "--"));
+        }
+        if (strcmp(op, "++") != 0 && strcmp(op, "--") != 0 && !post)
+            return;
+    } else {
+        unsigned a, b;
+        if (!cursor_span(x, target, &a, &b))
+            return;
+        unsigned i = tok_at(x, b);
+        while (i < x->n_toks && x->toks[i].kind == CXToken_Comment)
+            i++;
+        const char *op = i < x->n_toks ? x->toks[i].text : "";
+        size_t n = strlen(op);
+        if (n == 0 || op[n - 1] != '=' || !strcmp(op, "==") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
+            !strcmp(op, "!="))
+            return;
+    }
+    CXCursor v = base_variable(x, target, 0);
+    if (clang_Cursor_isNull(v) || clang_getCursorKind(v) != CXCursor_VarDecl ||
+        is_allowed_file(x, cursor_file(v, NULL, NULL)))
+        return;
+    char name[300], text[120];
+    display_name(v, name, sizeof name);
+    refuse(x, line, "internals", "%s: writes to %s, which belongs to the kit, not to the lab file",
+           cursor_text(x, target, text, sizeof text), name);
+}
+
 static void judge_address_of(ctx *x, CXCursor c, unsigned line)
 {
     const char *op = first_token(x, c);
@@ -1944,6 +2003,11 @@ static void judge_cursor(ctx *x, CXCursor c, unsigned line)
     switch (k) {
     case CXCursor_UnaryOperator:
         judge_address_of(x, c, line);
+        judge_write(x, c, line);
+        break;
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+        judge_write(x, c, line);
         break;
     case CXCursor_AddrLabelExpr:
         refuse(x, line, "pointer", "&&label: no label addresses");
@@ -1981,6 +2045,14 @@ static void judge_cursor(ctx *x, CXCursor c, unsigned line)
     case CXCursor_EnumConstantDecl:
         if (is_namespace_scope(clang_getCursorSemanticParent(c)))
             judge_name(x, c, line);
+        break;
+    case CXCursor_UnexposedDecl: /* a variable template, which libclang does not expose: judged as a variable */
+        {
+            char name[256];
+            cxs(clang_getCursorSpelling(c), name, sizeof name);
+            if (name[0] && name[0] != '<')
+                judge_var(x, c, line);
+        }
         break;
     case CXCursor_UsingDeclaration:
         if (is_namespace_scope(c))

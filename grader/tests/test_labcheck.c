@@ -281,6 +281,7 @@ static const refused_case refused[] = {
     {"global", "int g_count;", 1, "storage", "global variable g_count"},
     {"thread_local", "thread_local int t_count;", 1, "storage", "thread_local"},
     {"static member", "struct s_holder { static int count; };", 1, "storage", "static member variable count"},
+    {"variable template", "template <typename T>\nint s_vt = 1;", 2, "storage", "global variable s_vt"},
     {"__asm__", "inline void a_nop() { __asm__(\"nop\"); }", 1, "asm", "__asm__"},
     {"file-scope asm", "asm(\".globl a_sym\");", 1, "asm", "asm"},
     {"[[gnu::...]]", "[[gnu::always_inline]] inline int at_f() { return 1; }", 1, "attribute", "[[...]]"},
@@ -310,6 +311,8 @@ static const refused_case refused[] = {
      "fopen is also declared in stdio.h"},
     {"operator< for kit_kv32", "inline bool operator<(kit_kv32 a, int b) { return kit_key(&a, 0) < b; }", 1,
      "redeclaration", "operator< at namespace scope"},
+    {"threadIdx.x = 0", "__device__ inline void i_w() { threadIdx.x = 0; }", 1, "internals", "writes to kit_cpu_now"},
+    {"++blockIdx.y", "__device__ inline void i_inc() { ++blockIdx.y; }", 1, "internals", "writes to kit_cpu_now"},
     {"kit_kv32's key", "inline int i_key(kit_kv32 v) { return v.key; }", 1, "internals", "kit_kv32::key"},
     {"kit_shared's offset", "template <typename T>\nlong long i_off(kit_shared<T> s) { return s.off_ + 0; }", 2,
      "internals", "off_"},
@@ -394,6 +397,7 @@ static void test_dialect_accepted(void)
         "    int t = (int)threadIdx.x + static_cast<int>(blockDim.x) + table[n & 3] + pair_view::width;\n"
         "    long long u = (long long)t * min(t, 3);\n"
         "    (void)u;\n"
+        "    loc[0] += 1; ++t; n--;\n"
         "    (void)raw_text;\n"
         "    return pick_first(t & 3) < best ? pick_first(0) : best;\n"
         "}\n"
@@ -481,7 +485,7 @@ static const fixture_case fixtures[] = {
     {"borrow-worst-ref", 1, "worst_case.cuh:93: compile error:"},
     {"forge-atexit", 1, "merge_sequential.cuh:10: construct:"},
     {"forge-constructor", 1, "cf_merge.cuh:20: attribute:"},
-    {"forge-counter", 1, "co_rank.cuh:64: api:"},
+    {"forge-counter", 1, "co_rank.cuh:64: internals:"},
     {"forge-global-init", 1, "cf_merge.cuh:20: storage:"},
     {"forge-hidden-stores", 1, "merge_basic.cuh:38: api:"},
     {"forge-out-param", 0, ""},
