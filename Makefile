@@ -95,6 +95,11 @@ LIBKITREF := $(if $(REF_SRCS),$(BUILD)/libkitref.a)
 ANSWERS_OBJ := $(BUILD)/obj/grader/$(if $(REF_SRCS),answers,answers_absent).o
 GRADER := $(BUILD)/grader/grader
 SKELGEN := $(BUILD)/grader/skelgen
+# The lab-file checker (grader/labcheck.c) reads a lab file's syntax tree with libclang: LLVM 14,
+# Debian bookworm's libclang-dev (make deps installs it).
+LABCHECK := $(BUILD)/grader/labcheck
+LLVM_DIR ?= /usr/lib/llvm-14
+LIBCLANG := -L$(LLVM_DIR)/lib -lclang -Wl,-rpath,$(LLVM_DIR)/lib
 
 # The host library: common/'s C files, and the labs' host code in C (labs/NN-*/harness/*.c: lab 6's
 # query sets, lab 8's warp assembly), which the labs' runners, the grader and the tools link.
@@ -126,7 +131,8 @@ WORST_CASE := $(call sol,$(BUILD)/tools/worst_case)
 BANKCHECK := $(call gpu,$(BUILD)/tools/bankcheck) $(BUILD)/cpu/tools/bankcheck
 # The kit's own tests. The student's kit runs those that need no answer: the self-test grades
 # solutions/, and test_common and test_worst check the reference answers (grader/ref/), which that kit leaves out.
-KIT_TESTS := $(call sol,$(BUILD)/tests/test_common) $(call gpu,$(BUILD)/tests/test_cuda) $(BUILD)/tests/test_bank \
+KIT_TESTS := $(call sol,$(BUILD)/tests/test_common) $(BUILD)/tests/test_labcheck $(call gpu,$(BUILD)/tests/test_cuda) \
+             $(BUILD)/tests/test_bank \
              $(BUILD)/tests/test_viz $(BUILD)/tests/test_ncu $(call sol,$(BUILD)/tests/test_worst) \
              $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox \
              $(call sol,$(BUILD)/tests/test_selftest) $(BUILD)/tests/test_shard
@@ -141,7 +147,7 @@ LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard $(foreach l,$(LAB_IDS),labs
 .PHONY: all help test grade check run skeletons figures bench-plots docs handbook docs-instructor bench deps clean \
         dist-student dist-gradescope
 all:
-	+@$(SUBMAKE) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT) $(WORST_CASE) \
+	+@$(SUBMAKE) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU) $(GRADER) $(LABCHECK) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT) $(WORST_CASE) \
 	  $(BANKCHECK) $(LAB_DRIVERS) $(CPU_DRIVERS)
 
 help:
@@ -171,7 +177,7 @@ ifeq ($(SOLUTIONS),1)
 	@echo "  make dist-gradescope build/dist/gpu-merge-kit-gradescope.zip: a Gradescope autograder (setup.sh, run_autograder)"
 endif
 	@echo "  make bench-plots     redraw handout 9's benchmark plots (handouts/figures/009-bench-*) from results/"
-	@echo "  make deps            check for (and, as root, install) nvcc, CUnit and Doxygen"
+	@echo "  make deps            check for (and, as root, install) nvcc, CUnit, libclang and Doxygen"
 	@echo "  make clean           remove $(BUILD)/"
 	@echo "Variables: GPU=$(GPU) (1: build the GPU binaries; default 1 only where nvidia-smi finds a GPU),"
 	@echo "  JOBS=$(JOBS) (parallel build jobs), SMS=\"$(SMS)\" (GPU architectures), NVCC=$(NVCC), BUILD=$(BUILD),"
@@ -315,6 +321,12 @@ $(GRADER): $(BUILD)/obj/grader/grader.o $(GRADER_LIB_OBJS) $(LIBKITREF) $(LIBKIT
 	$(call link_c)
 $(SKELGEN): $(BUILD)/obj/grader/skelgen.o $(BUILD)/obj/grader/skel.o
 	$(call link_c)
+$(BUILD)/obj/grader/labcheck.o $(BUILD)/obj/grader/labcheck_main.o $(BUILD)/obj/grader/tests/test_labcheck.o: \
+  KIT_CFLAGS += -I$(LLVM_DIR)/include
+$(LABCHECK): $(BUILD)/obj/grader/labcheck_main.o $(BUILD)/obj/grader/labcheck.o
+	$(call link_c,$(LIBCLANG))
+$(BUILD)/tests/test_labcheck: $(BUILD)/obj/grader/tests/test_labcheck.o $(BUILD)/obj/grader/labcheck.o $(LIBKITTEST)
+	$(call link_c,-lcunit $(LIBCLANG))
 $(BANKVIZ): $(BUILD)/obj/common/tools/bankviz.o $(VIZ_OBJ) $(LIBKIT_HOST)
 	$(call link_c,-lm)
 $(BENCHPLOT): $(BUILD)/obj/common/tools/benchplot.o $(SORTLOG_OBJ) $(VIZ_OBJ) $(LIBKIT_HOST)
@@ -350,7 +362,7 @@ LAB_COUNTS_GOLDEN := results/2026-11-28-h100-h200-merge-exchange/golden.tsv
 # three parts (test_selftest.c's main). In the student's kit (no solutions/) the lab builds are the CPU build's
 # tests alone. The self-test also grades one submission in GPU mode, a compile error that nvcc
 # must report, and the grader wants libkit.a for that: its one nvcc object takes seconds.
-TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(LIBKIT)) $(KIT_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT)
+TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(LIBKIT)) $(KIT_TESTS) $(GRADER) $(LABCHECK) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT)
 TEST_LAB_BUILDS := $(CPU_TESTS) $(SOL_TESTS) \
                    $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS))
 TEST_FIRST := $(call sol,"$(BUILD)/tests/test_selftest rest" "$(BUILD)/tests/test_selftest fixtures 0/2" \
@@ -386,13 +398,13 @@ test:
 GRADE_WHAT = $(if $(SUBMISSION),--submission "$(SUBMISSION)",$(if $(call sol,1),--expect 100,--submission labs))
 grade:
 	@bash mk/deps.sh
-	+@$(SUBMAKE) $(GRADER) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU)
+	+@$(SUBMAKE) $(GRADER) $(LABCHECK) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU)
 	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" --build-jobs $(JOBS) $(GRADE_WHAT) \
 	  $(foreach l,$(LAB_IDS),--lab "$(l)")
 
 # A course at once, in shards: local workers, or with SLURM=1 a Slurm job array and a gather job (mk/grade-course.sh).
 grade-course:
-	+@$(SUBMAKE) $(GRADER) $(LIBKIT_CPU) $(if $(filter gpu,$(MODE)),$(LIBKIT),$(call gpu,$(LIBKIT)))
+	+@$(SUBMAKE) $(GRADER) $(LABCHECK) $(LIBKIT_CPU) $(if $(filter gpu,$(MODE)),$(LIBKIT),$(call gpu,$(LIBKIT)))
 	$(Q)bash mk/grade-course.sh --grader $(GRADER) $(if $(filter 1 yes,$(SLURM)),--slurm) $(if $(SHARDS),--shards $(SHARDS)) \
 	  $(if $(PARALLEL),--parallel $(PARALLEL)) $(if $(PARTITION),--partition "$(PARTITION)") \
 	  $(if $(ACCOUNT),--account "$(ACCOUNT)") $(if $(TIME),--time "$(TIME)") $(if $(MODE),--mode $(MODE)) \
@@ -404,7 +416,7 @@ check:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
 	@bash mk/deps.sh check
-	+@$(SUBMAKE) $(GRADER) $(LIBKIT_CPU) $(if $(filter 1,$(GPU_ASKED)),$(LIBKIT))
+	+@$(SUBMAKE) $(GRADER) $(LABCHECK) $(LIBKIT_CPU) $(if $(filter 1,$(GPU_ASKED)),$(LIBKIT))
 	$(Q)KIT_CHECK_GPU=$(GPU_ASKED) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
 
 run:

@@ -1,8 +1,10 @@
 /*
  * The lab API in use: a kernel that touches everything kit_lab.h offers lab code. The grader
  * compiles it as it compiles a runner, and every symbol its object references is one a student's
- * file may reference too (besides what the lab's own harness and skeleton reference). Add here
- * what kit_lab.h gains, so that the object check lets students use it.
+ * file may reference too (besides what the lab's own harness and skeleton reference). labcheck
+ * (grader/labcheck.c) reads its syntax tree the same way: every function, type, member and macro
+ * it names, and every reserved name (__x) it spells, a lab file may name too, and nothing else of
+ * the kit. Add here what kit_lab.h gains, so that both checks let students use it.
  */
 #include "kit_lab.h"
 
@@ -23,7 +25,10 @@ __global__ void kit_lab_api_kernel(const T *in, T *out, unsigned *flags)
     unsigned ballot = __ballot_sync(0xffffffffu, lane > 0) + __any_sync(0xffffffffu, 1) + __all_sync(0xffffffffu, 1);
     atomicAdd(flags, ballot);
     atomicMax(flags + 1, (unsigned)__popc(ballot) + (unsigned)__clz((int)ballot) + (unsigned)__ffs((int)ballot));
+    atomicMin(flags + 2, (unsigned)__popcll(0x3ull));
+    atomicExch(flags + 3, atomicCAS(flags + 4, 0u, 1u));
     __threadfence_block();
+    __threadfence();
     if (t == 0)
         KIT_NOT_IMPLEMENTED("api:probe");
     out[t] = v;
@@ -47,6 +52,52 @@ __device__ void kit_lab_api_widths(char *p, kit_lab_api_wide *w, __int128 *x)
     *(int64_t *)(p + 16) = *(const int64_t *)(p + 24) + 1;
     x[0] = x[1] + 1;
     w[0] = w[1];
+}
+
+/*
+ * The rest of what a lab file may use, outside a template so that every name resolves: kit_kv32's
+ * comparisons, kit_key and kit_value_t, kit_gcd, min and max, and a function in each spelling
+ * (KIT_HD, __host__ __device__, __forceinline__).
+ */
+KIT_HD inline int kit_lab_api_keys(const kit_kv32 *p, kit_kv32 *q, const int32_t *a, const int64_t *b)
+{
+    kit_kv32 x = p[0], y = p[1];
+    kit_value_t<const kit_kv32 *> v = p[2];
+    kit_key_t<const kit_kv32 *> k = kit_key(p, 3) + kit_key(q, 0);
+    kit_value_t<const int64_t *> w = kit_key(b, 0);
+    q[0] = v;
+    return (x < y) + (x <= y) + (x > y) + (x >= y) + k + kit_key(a, 0) + (int)w + kit_gcd(12, 18);
+}
+
+__host__ __device__ __forceinline__ int kit_lab_api_spellings(int x)
+{
+    return x + 1;
+}
+
+/*
+ * Shared memory element by element (a kit_shared's reads, writes and arithmetic, and its null
+ * default), the loop macros, and min and max of each width.
+ */
+__device__ long long kit_lab_api_shared(kit_shared<int> s, kit_shared<const kit_kv32> c, kit_shared<kit_kv32> m,
+                                        unsigned u, long long l)
+{
+    int v = s[0];
+    s[1] = v;
+    s[2] = s[3];
+    s[4] += 1;
+    s[5] -= 1;
+    kit_shared<int> t = s + 1, z, n = t - 1, dyn = KIT_DYNAMIC_SHARED(int);
+    ptrdiff_t d = t - n;
+    kit_value_t<kit_shared<int>> e = *t;
+    z = dyn[0] ? t : dyn;
+    int k = kit_key(c, 0) + kit_key(m, 1) + kit_lab_api_spellings(e);
+    KIT_UNROLL
+    for (int i = 0; i < 4; i++)
+        k += z[i];
+    KIT_NO_UNROLL
+    for (int i = 0; i < 4; i++)
+        k -= z[i];
+    return min(v, k) + max(v, k) + min(u, 1u) + max(u, 1u) + min(l, 1ll) + max(l, 1ll) + (long long)d;
 }
 
 /** Instantiates the kernel for every key type the labs use (a template is only compiled when used). */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks what the kit needs (nvcc, CUnit, Doxygen; binutils and patch for the grader's object check
-# and the self-test's fixtures) and installs what is missing
+# and the self-test's fixtures; libclang, LLVM 14's, for the lab-file checker grader/labcheck.c)
+# and installs what is missing
 # with apt-get when run as root; otherwise prints the exact command to run.
 # Usage: deps.sh [check]   check: only what make check needs (not CUnit, which the tests use, nor
 #                          Doxygen), so that a student's make check never waits on apt-get for them
@@ -25,6 +26,8 @@ fi
 [ $for_check = 1 ] || command -v doxygen >/dev/null 2>&1 || missing+=(doxygen)
 for tool in nm readelf c++filt; do command -v $tool >/dev/null 2>&1 || { missing+=(binutils); required_ok=0; break; }; done
 command -v patch >/dev/null 2>&1 || { missing+=(patch); required_ok=0; }
+llvm=${LLVM_DIR:-/usr/lib/llvm-14}
+[ -f "$llvm/include/clang-c/Index.h" ] && [ -e "$llvm/lib/libclang.so" ] || { missing+=(libclang-dev); required_ok=0; }
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -42,6 +45,6 @@ fi
 
 echo "deps: missing ${missing[*]}; install with:" >&2
 echo "      sudo apt-get install -y ${missing[*]}" >&2
-# CUnit, binutils and patch are needed by the tests; Doxygen only for the documentation.
+# CUnit, binutils, patch and libclang are needed by the tests (libclang by make check too); Doxygen only for the documentation.
 [ $required_ok = 1 ] && exit 0
 exit 1

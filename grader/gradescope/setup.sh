@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q build-essential
-make build/grader/grader build/libkitcpu.a
+apt-get install -y -q build-essential libclang-dev # libclang: the lab-file checker (grader/labcheck.c)
+make build/grader/grader build/grader/labcheck build/libkitcpu.a
 chmod -R go-rwx solutions grader/hidden
 chmod o+x "$PWD" "$(dirname "$PWD")" # nobody must pass through to the kit's headers and library
