@@ -107,7 +107,7 @@ LAB_HOST_SRCS := $(wildcard labs/*/harness/*.c)
 HOST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out common/kit_test.c,$(wildcard common/*.c)) $(LAB_HOST_SRCS))
 LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*.cu))
 LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
-GRADER_LIB_OBJS := $(ANSWERS_OBJ) $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
+GRADER_LIB_OBJS := $(ANSWERS_OBJ) $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/draw.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
                    $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o $(BUILD)/obj/grader/skel.o \
                    $(BUILD)/obj/grader/counts.o
 
@@ -134,7 +134,7 @@ BANKCHECK := $(call gpu,$(BUILD)/tools/bankcheck) $(BUILD)/cpu/tools/bankcheck
 KIT_TESTS := $(call sol,$(BUILD)/tests/test_common) $(BUILD)/tests/test_labcheck $(call gpu,$(BUILD)/tests/test_cuda) \
              $(BUILD)/tests/test_bank \
              $(BUILD)/tests/test_viz $(BUILD)/tests/test_ncu $(call sol,$(BUILD)/tests/test_worst) \
-             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox \
+             $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_draw $(BUILD)/tests/test_sandbox \
              $(call sol,$(BUILD)/tests/test_selftest) $(BUILD)/tests/test_shard
 CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(BUILD)/cpu/tests/test_cpu_ucontext $(SOL_CPU_TESTS)
 
@@ -341,7 +341,7 @@ $(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(SORTLOG_OBJ) $(V
 	$(call link_c,-lcunit -lm)
 $(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/grader/skel.o $(LIBKITTEST)
 	$(call link_c,-lcunit)
-$(BUILD)/tests/test_grader $(BUILD)/tests/test_shard: \
+$(BUILD)/tests/test_grader $(BUILD)/tests/test_draw $(BUILD)/tests/test_shard: \
 $(BUILD)/tests/%: $(BUILD)/obj/grader/tests/%.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKITREF) $(LIBKIT_HOST)
 	$(call link_c,-lcunit)
 # The sandbox's containment: memory limit, a uid per grader, namespaces, seccomp (some suites need root).

@@ -23,6 +23,7 @@
 #include "build.h"
 #include "check.h"
 #include "counts.h"
+#include "draw.h"
 #include "kit_timer.h"
 #include "report.h"
 #include "sandbox.h"
@@ -78,6 +79,10 @@ typedef struct options {
     const char *arch;         /* GPU mode: the GPU's architecture, sm_XY */
     int sanitize;             /* GPU mode: run every test under compute-sanitizer */
     const char *sanitizer;    /* ...found here */
+    const char *secret;       /* the course secret the hidden tests are drawn from: --secret's, else WORK/grader.secret */
+    int default_secret;       /* 1 when it is WORK/grader.secret, made on first use */
+    const char *make_secret;  /* --make-secret FILE: make a course secret there, and nothing else */
+    unsigned char key[DRAW_KEY_BYTES]; /* the secret, read at the start when hidden specs are read */
 } options;
 
 /*
@@ -130,6 +135,10 @@ static void usage(FILE *f, const char *prog)
             "  --gather DIR          merge the results in DIR into --gradebook; with --batch, every student there\n"
             "                        gets a row, and one without a result a row that says result:missing\n"
             "  --expect PERCENT      exit 1 if the score is below PERCENT (self-checks)\n"
+            "  --secret FILE         the course secret the hidden tests are drawn from, with each submission's\n"
+            "                        files (default: WORK/grader.secret, made on first use); a regrade with the\n"
+            "                        same secret and files draws the same tests\n"
+            "  --make-secret FILE    make a course secret (32 random bytes, mode 0600; never overwrites) and exit\n"
             "  --timeout S           default limit per test in seconds (default 10): CPU time in CPU mode\n"
             "  --compile-timeout S   limit for building a lab (default 300)\n"
             "  --build-jobs N        build a lab whose tests use several (type, E) pairs as up to N runners,\n"
@@ -190,7 +199,8 @@ static int parse_value(options *o, const char *a, const char *v)
                  {"--out", &o->out}, {"--gather", &o->gather}, {"--nvcc", &o->nvcc}, {"--nvcc-flags", &o->nvcc_flags},
                  {"--libkit", &o->libkit}, {"--libkit-cpu", &o->libkit_cpu}, {"--cxx", &o->cxx},
                  {"--mode", &o->mode}, {"--work", &o->work}, {"--sandbox-user", &o->sandbox_user},
-                 {"--calibrate", &o->calibrate}, {"--counts", &o->counts}, {"--ncu", &o->ncu}};
+                 {"--calibrate", &o->calibrate}, {"--counts", &o->counts}, {"--ncu", &o->ncu},
+                 {"--secret", &o->secret}, {"--make-secret", &o->make_secret}};
     const struct {
         const char *name;
         int *to, lo, hi;
@@ -713,6 +723,46 @@ static void hide_values(char *detail, size_t len)
     fmt(detail, len, "%s (a hidden test: its values are not shown)", kind[0] ? kind : "wrong");
 }
 
+/*
+ * Draws the lab's hidden tests (spec.h's draw lines) from the course secret and the submitted
+ * files as copied into the scratch folder, the bytes that are graded. Returns 0, or -1 with why.
+ */
+static int draw_hidden(const options *o, const char *scratch, spec_lab *spec, char *why, size_t len)
+{
+    unsigned char files[DRAW_KEY_BYTES], key[DRAW_KEY_BYTES];
+    char dir[4400];
+    fmt(dir, sizeof dir, "%s/scratch", scratch);
+    draw_files_digest(dir, (const char (*)[64])spec->files, spec->nfiles, files);
+    draw_lab_key(o->key, spec->lab, files, key);
+    char err[400];
+    if (spec_draw_tests(spec, key, err, sizeof err) == 0)
+        return 0;
+    fmt(why, len, "grader could not draw the hidden tests: %s", err);
+    return -1;
+}
+
+/*
+ * The course secret for the hidden tests: --secret's, or WORK/grader.secret (made on first use),
+ * read once at the start, and said on stderr when it is not one the user named. Only where hidden
+ * specs are read (not with --public, nor in the student's kit, which has none). Returns 0, or -1
+ * after saying why.
+ */
+static int read_secret(options *o)
+{
+    char hidden[4200], why[400];
+    fmt(hidden, sizeof hidden, "%s/grader/hidden", o->kit);
+    if (o->public_only || access(hidden, F_OK) != 0)
+        return 0;
+    int made = 0, rc = o->default_secret ? draw_secret_open(o->secret, o->key, &made, why, sizeof why)
+                                         : draw_secret_load(o->secret, o->key, why, sizeof why);
+    if (rc != 0)
+        fprintf(stderr, "grader: %s\n", why);
+    else if (o->default_secret)
+        fprintf(stderr, "grader: hidden tests drawn with the secret %s (%s); to grade a course, make one with "
+                        "--make-secret FILE and give it with --secret FILE\n", o->secret, made ? "made now" : "no --secret");
+    return rc;
+}
+
 /* A test's result from a runner's own process (build_and_run()); ran 0: grade_task() runs it itself. */
 typedef struct ahead {
     int ran;
@@ -850,7 +900,7 @@ static void grade_task(const spec_lab *spec, int t, const check_env *envs, const
             c = pre[x].c, start -= pre[x].seconds;
         else
             check_test(test, &envs[runner_of[x]], &c);
-        if (test->hidden && c.v == V_WRONG)
+        if (test->hidden && c.v != V_PASS && c.v != V_NOT_ATTEMPTED) /* a crash or timeout may quote its launch too */
             hide_values(c.detail, sizeof c.detail);
         tr->seconds = kit_now_s() - start;
         tr->v = c.v;
@@ -885,6 +935,8 @@ static void grade_lab(const options *o, const char *submission, const char *show
     char why[512] = "", scratch[4200], rundir[4300];
     verdict whole = prepare_scratch(o, submission, spec, scratch, sizeof scratch, why, sizeof why);
     fmt(rundir, sizeof rundir, "%s/run", scratch); /* the tests' folder: the runner sees it, not scratch/ */
+    if (res->spec.ndraws && draw_hidden(o, scratch, &res->spec, why, sizeof why) != 0)
+        whole = V_ERROR;
     /* a runner for the (type, E) pairs its tests launch, or several, each for some of them, compiled at once */
     char flags[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS + sizeof KIT_CPU_CHECKED_FLAGS + 1], runner[SPEC_MAX_GROUPS][4400];
     char pairs[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS];
@@ -1207,6 +1259,13 @@ static int prepare_work(options *o, int cpu, char *libkit_abs)
         return -1;
     }
     o->work = work_abs;
+    static char secret[4200];
+    if (!o->secret || !realpath(o->secret, secret)) /* a missing --secret is reported by read_secret() */
+        fmt(secret, sizeof secret, "%s", o->secret ? o->secret : "");
+    if (!o->secret)
+        fmt(secret, sizeof secret, "%s/grader.secret", o->work);
+    o->default_secret = !o->secret;
+    o->secret = secret;
     set_policy(o);
     if (o->counts && (!(o->counts_file = fopen(o->counts, "w")) || fputs(COUNTS_HEADER, o->counts_file) == EOF)) {
         fprintf(stderr, "grader: cannot write the counts file %s: %s\n", o->counts, strerror(errno));
@@ -1282,6 +1341,16 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* keep the table and stderr messages in order */
     if (parse_options(argc, argv, &o) != 0)
         return 2;
+    if (o.make_secret) {
+        char why[400];
+        if (draw_secret_make(o.make_secret, why, sizeof why) != 0) {
+            fprintf(stderr, "grader: %s\n", why);
+            return 2;
+        }
+        printf("grader: made the course secret %s (keep it, private: every regrade draws its hidden tests from it)\n",
+               o.make_secret);
+        return 0;
+    }
     if (o.gather) /* merging result files needs no compiler, library or GPU */
         return shard_gather(o.gather, o.batch, o.gradebook);
     sb_kill_on_signal();
@@ -1290,7 +1359,7 @@ int main(int argc, char **argv)
     static char names[MAX_LABS][64], libkit_abs[4096];
     int nlabs;
     if (resolve_paths(&o, &shown) != 0 || !(compiler = find_compilers(&o, cpu)) ||
-        prepare_work(&o, cpu, libkit_abs) != 0 || (nlabs = find_labs(&o, names)) < 0)
+        prepare_work(&o, cpu, libkit_abs) != 0 || (nlabs = find_labs(&o, names)) < 0 || read_secret(&o) != 0)
         return 2;
     if (!cpu)
         preflight(&o, compiler);

@@ -3,7 +3,8 @@
 # handouts and the grader, and no solution code: no solutions/, no hidden
 # tests, no corpus, and not one line of at least 30 characters from an
 # //@answer region of solutions/ (a control run shows the check finds a
-# planted one). Unpacked in a folder of its own, it must work alone: the
+# planted one); nor, anywhere in it, a hidden test's name or distribution, or
+# a course secret (a control run shows that check finds a planted leak too). Unpacked in a folder of its own, it must work alone: the
 # commands its README gives (make check, run, grade, test, docs) do what it
 # says, on the untouched skeletons. The Gradescope zip must have setup.sh and
 # run_autograder at its root, and its run_autograder must grade an upload of
@@ -56,6 +57,33 @@ if grep -rqlF -f "$work/answers.txt" "$work/control"; then
     ok "control: a planted solution file is found"
 else
     bad "control: the leak check misses a planted solution file"
+fi
+
+# No hidden test in the tarball, by content: every name a hidden test has or once had, each hidden
+# spec line's distribution as written, and its distinctive choices (mk/hidden-signatures.sh); and no
+# course secret. A leak names its file and what leaked.
+bash mk/hidden-signatures.sh all >"$work/hidden.txt"
+count=$(wc -l <"$work/hidden.txt")
+if [ "$count" -ge 30 ]; then ok "$count hidden names and signatures to look for"; else bad "only $count hidden names and signatures found (mk/hidden-signatures.sh all)"; fi
+hidden_leaks() { grep -rowF -f "$work/hidden.txt" "$1" 2>/dev/null | sed "s,^$1/,," | sort -u | head -n 5 | tr '\n' ';'; }
+leaks=$(hidden_leaks "$root")
+if [ -z "$leaks" ]; then
+    ok "no hidden test's name or distribution appears in the student tarball"
+else
+    bad "hidden tests leak into the student tarball (file:what): $leaks"
+fi
+secrets=$(find "$root" -name '*.secret' | sed "s,^$root/,,")
+[ -z "$secrets" ] && ok "the tarball ships no course secret" || bad "the tarball ships a course secret: $secrets"
+# Control: a hidden spec's line, and a drawn test's name in a row of counts, planted in a copy, are found.
+mkdir -p "$work/control-hidden"
+grep -m1 '^draw' grader/hidden/06-predecessor-search.spec | sed 's/^draw [^ ]* [^ ]* [^ ]* //' >"$work/control-hidden/notes.md"
+printf '07-cf-gather\t%s-2\t1\tcf_gather_probe\t9,1,1\t512,1,1\n' "$(awk '$1 == "draw" { print $3; exit }' grader/hidden/07-cf-gather.spec)" \
+    >"$work/control-hidden/counts.tsv"
+found=$(hidden_leaks "$work/control-hidden")
+if grep -q 'notes.md:' <<<"$found" && grep -q 'counts.tsv:' <<<"$found"; then
+    ok "control: a planted hidden line and a drawn test's name are found ($found)"
+else
+    bad "control: the hidden-test check misses a planted leak (found: '$found')"
 fi
 
 # ---- the student's kit, alone: each command its README gives, run in the unpacked tarball

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Packs the Gradescope autograder: a zip with setup.sh and run_autograder at its
 # root and the kit's tracked sources beside them (solutions and hidden tests
-# included; the broken-submission corpus and build/ left out). Installs zip
-# with apt-get when run as root and it is missing; otherwise prints the command.
+# included, and with SECRET=FILE the course secret; the broken-submission corpus
+# and build/ left out). Installs zip with apt-get when run as root and it is
+# missing; otherwise prints the command.
 # Usage: dist-gradescope.sh OUT_DIR; prints the zip's path.
 set -eu
 out=${1:-build/dist}
@@ -33,6 +34,11 @@ git ls-files -z | tr '\0' '\n' | grep -v -E '^grader/tests/submissions/' |
     while IFS= read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done >"$list"
 tar -cf - -T "$list" | tar -xf - -C "$stage"
 cp grader/gradescope/setup.sh grader/gradescope/run_autograder "$stage/"
+# SECRET=FILE: the course's secret (grader --make-secret FILE), so that the autograder draws the
+# hidden tests the course's other grading draws; without it setup.sh makes one for the image.
+if [ -n "${SECRET:-}" ]; then
+    cp "$SECRET" "$stage/grader/course.secret" && chmod 600 "$stage/grader/course.secret"
+fi
 chmod 755 "$stage/setup.sh" "$stage/run_autograder"
 rm -f "$out_abs/$name.zip"
 (cd "$stage" && zip -q -r -X "$out_abs/$name.zip" .)

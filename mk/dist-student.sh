@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs the student version of the kit: every tracked file except those of LEAVE_OUT below (the
 # reference solutions, the instructor-only library of reference answers grader/ref/, the hidden
-# tests, the model answers, the corpus), with the instructor-only parts taken out of one file:
+# tests, the model answers, the corpus) and the measurements of results/ that name a hidden test,
+# with the instructor-only parts taken out of one file:
 #   README.md: <!--@instructor--> ... <!--@end--> parts, and lines that hold <!--@instructor-->
 #     (a table's row), left out; the <!--@student ... @end--> parts (an HTML comment in the kit's
 #     README) shown. So the student's kit has a README of its own, kept in one file with the kit's.
@@ -24,7 +25,9 @@ fi
 mkdir -p "$out"
 list=$(mktemp)
 stage=$(mktemp -d)
-trap 'rm -f "$list"; rm -rf "$stage"' EXIT
+names=$(mktemp)
+hidden_results=$(mktemp)
+trap 'rm -f "$list" "$names" "$hidden_results"; rm -rf "$stage"' EXIT
 left_out() {
     local p
     for p in "${LEAVE_OUT[@]}"; do
@@ -32,9 +35,16 @@ left_out() {
     done
     return 1
 }
+# The measurements of results/ that name a hidden test, today's or one the kit once had (its
+# per-launch shapes, its verdicts), never ship either: the student's kit learns no hidden test's
+# name or shape (mk/hidden-signatures.sh; mk/check-dist.sh looks for them in the whole tarball).
+# And no course secret (grader --make-secret FILE), wherever one was left.
+bash mk/hidden-signatures.sh names >"$names"
+{ [ -s "$names" ] && git ls-files -z results | xargs -0 -r grep -lwF -f "$names" --; } >"$hidden_results" 2>/dev/null || true
 # Tracked files as they are in the working tree; what is left out never ships.
 git ls-files -z | tr '\0' '\n' | while IFS= read -r f; do
-    if [ -e "$f" ] && ! left_out "$f"; then printf '%s\n' "$f"; fi
+    case $f in *.secret) continue ;; esac
+    if [ -e "$f" ] && ! left_out "$f" && ! grep -qxF -- "$f" "$hidden_results"; then printf '%s\n' "$f"; fi
 done >"$list"
 
 # Copied with one tar (modes and times kept), then README.md rewritten in place.

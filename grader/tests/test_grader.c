@@ -172,7 +172,7 @@ static void test_spec_access_bounds(void)
     CU_ASSERT(t->min_loads == 5 && t->min_shared_stores == 6 && t->max_global_loads == 7 && t->max_global_stores == 8);
     CU_ASSERT(spec_test_measured(&lab.tests[0]) && spec_test_global(&lab.tests[0]) && spec_test_global(t));
     expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 global_loads<=0", "access bound");
-    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 global_stores<=33*share", "K in 1 .. 32");
+    expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 global_stores<=0*share", "F a decimal");
     expect_bad("test merge public t3 op=merge m=10 n=5 global_stores<=2*share", "K*share needs op=merge with its launch");
     expect_bad("test merge public t3 op=merge m=10 n=5 shared_stores>=3", "access bound needs the kernel's launch");
     expect_bad("test merge public t3 op=merge m=10 n=5 blocks=1 u=32 tile=4 kernel=k", "kernel goes with");
@@ -287,7 +287,7 @@ static void test_spec_incomplete(void)
                    "task without tests: %s", err);
     memset(&lab, 0, sizeof lab);
     parse(GOOD, 0, err, sizeof err);
-    KIT_ASSERT_MSG(parse("task extra 1 x\n", 1, err, sizeof err) == -1 && strstr(err, "only hold lab and test"),
+    KIT_ASSERT_MSG(parse("task extra 1 x\n", 1, err, sizeof err) == -1 && strstr(err, "only hold lab, test and draw"),
                    "hidden spec with a task: %s", err);
     KIT_ASSERT_MSG(parse("test merge public p op=merge\n", 1, err, sizeof err) == -1 && strstr(err, "only hold hidden"),
                    "hidden spec with a public test: %s", err);
@@ -1101,10 +1101,11 @@ static void test_report_write_file(void)
                    "writing into a missing folder: expected \"grader: cannot write ...\" on stderr, got \"%s\"", said);
 }
 
-/* The kit's own specs: every test of grader/hidden/NN.spec is hidden, every test of the lab's spec public. */
+/* The kit's own specs: every test of grader/hidden/NN.spec is hidden (its draws too), every test of the lab's spec public. */
 static void test_hidden_specs_marked(void)
 {
     const char *labs[] = {"01-sequential-merge", "02-co-rank"};
+    const unsigned char key[32] = {1};
     for (int l = 0; l < 2; l++) {
         char path[256], err[256];
         memset(&lab, 0, sizeof lab);
@@ -1119,7 +1120,8 @@ static void test_hidden_specs_marked(void)
         KIT_ASSERT_MSG(f && spec_parse(f, path, 1, &lab, err, sizeof err) == 0, "%s: %s", path, f ? err : "missing");
         if (f)
             fclose(f);
-        KIT_ASSERT_MSG(lab.ntests > public_tests, "%s adds no hidden tests", path);
+        KIT_ASSERT_MSG(spec_draw_tests(&lab, key, err, sizeof err) == 0 && lab.ntests > public_tests,
+                       "%s adds no hidden tests (%s)", path, err);
         for (int x = 0; x < lab.ntests; x++)
             KIT_ASSERT_MSG(lab.tests[x].hidden == (x >= public_tests), "%s test %s: hidden is %d", labs[l],
                            lab.tests[x].name, lab.tests[x].hidden);
