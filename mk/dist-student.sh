@@ -16,8 +16,7 @@ name=gpu-merge-kit-student
 # the handouts' questions (the instructor build of the handbook only) and the kit's own CI.
 # Add a folder here, ending with /, or a file.
 # The search mode's stored warps (results/...-worst-search-w32) hold lab 8's construction for small E.
-LEAVE_OUT=(solutions/ grader/ref/ grader/hidden/ grader/tests/submissions/ handouts/answers/ .ci/
-           results/2026-12-06-cpu-worst-search-w32/)
+LEAVE_OUT=(solutions/ grader/ref/ grader/hidden/ grader/tests/submissions/ handouts/answers/ .ci/ results/2026-12-06-cpu-worst-search-w32/)
 
 if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     echo "dist-student: run it in the kit's git checkout (it packs the tracked files)" >&2
