@@ -133,6 +133,52 @@ static void test_naive_order_falls_short(void)
         }
 }
 
+/* The most distinct words of one bank among n words, w banks (the cost of one step). */
+static long step_cost(const int *word, int n, int w)
+{
+    long most = 0;
+    for (int b = 0; b < w; b++) {
+        long count = 0;
+        for (int x = 0; x < n; x++) {
+            int seen = 0;
+            for (int y = 0; y < x && !seen; y++)
+                seen = word[y] == word[x];
+            count += !seen && word[x] % w == b;
+        }
+        most = count > most ? count : most;
+    }
+    return most;
+}
+
+/* SerialMerge's read after output k is output k's word plus one, in every thread, so its steps 2 ..
+   E + 1 cost what the papers' steps 0 .. E - 1 cost: its count is the papers' plus its two front
+   steps (A[a] and B[b] of every thread). Handout 8 rests the search mode's goal at E = 31 on this. */
+static void test_serial_is_papers_plus_front(void)
+{
+    uint8_t mask[32 * 31];
+    uint64_t rng = 11;
+    char err[200];
+    for (int trial = 0; trial < 40; trial++) {
+        int E = 2 + trial % 30, w = 32, n_a = 0;
+        for (int k = 0; k < w * E; k++)
+            n_a += mask[k] = (uint8_t)(kit_rng_next(&rng) % 2);
+        int front_a[32], front_b[32];
+        for (int i = 0, a = 0; i < w; i++) {
+            front_a[i] = a;
+            front_b[i] = n_a + i * E - a;
+            for (int k = 0; k < E; k++)
+                a += mask[i * E + k];
+        }
+        kit_bank_count papers, serial;
+        int rc = kit_worst_mask_count(w, E, w, n_a, mask, KIT_READS_PAPERS, &papers, err, sizeof err) ||
+                 kit_worst_mask_count(w, E, w, n_a, mask, KIT_READS_SERIAL, &serial, err, sizeof err);
+        long front = step_cost(front_a, w, w) + step_cost(front_b, w, w);
+        KIT_ASSERT_MSG(rc == 0 && serial.cost == papers.cost + (uint64_t)front,
+                       "E = %d, random mask %d: E + 2 reads %llu, papers' %llu + front steps %ld (%s)", E, trial,
+                       (unsigned long long)serial.cost, (unsigned long long)papers.cost, front, rc ? err : "ok");
+    }
+}
+
 /* kit_worst_mask_count in each read model: by hand, against kit_worst_warp_count and kit_worst_groups_cost, and its refusals. */
 static void test_mask_count(void)
 {
@@ -568,6 +614,7 @@ static void register_tests(void)
     kit_test_add(warp, "A first everywhere falls below the theorem: E 19-31 (E + 2 reads), 17-31 (papers')",
                  test_naive_order_falls_short);
     kit_test_add(warp, "kit_worst_mask_count: three read models, by hand and against the other counts", test_mask_count);
+    kit_test_add(warp, "E + 2 reads = the papers' count + the two front steps", test_serial_is_papers_plus_front);
     kit_test_add(warp, "kit_worst_order by hand", test_order_by_hand);
     kit_test_add(warp, "kit_worst_warp_mask by hand", test_mask);
     kit_test_add(warp, "refusals", test_refusals);
