@@ -52,7 +52,7 @@ SOLUTIONS := $(if $(wildcard solutions/*/*.cuh),1,0)
 sol = $(if $(filter 1,$(SOLUTIONS)),$(1))
 
 # The instructors' targets need solutions/: in the student's kit they stop at once, saying so.
-INSTRUCTOR_TARGETS := skeletons figures bench docs-instructor dist-student dist-gradescope
+INSTRUCTOR_TARGETS := skeletons figures numbers bench docs-instructor dist-student dist-gradescope
 ifeq ($(SOLUTIONS),0)
 ifneq ($(filter $(INSTRUCTOR_TARGETS),$(MAKECMDGOALS)),)
 $(error make $(filter $(INSTRUCTOR_TARGETS),$(MAKECMDGOALS)): an instructors' target, and this student kit has no solutions/)
@@ -144,7 +144,7 @@ LAB_IDS = $(foreach l,$(LAB),$(if $(filter 1 2 3 4 5 6 7 8 9,$(l)),0)$(l))
 LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard $(foreach l,$(LAB_IDS),labs/$(l)*/grading.spec)))
 
 .PHONY: grade-course
-.PHONY: all help test grade check run skeletons figures bench-plots docs handbook docs-instructor bench deps clean \
+.PHONY: all help test grade check run skeletons figures numbers bench-plots docs handbook docs-instructor bench deps clean \
         dist-student dist-gradescope
 all:
 	+@$(SUBMAKE) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU) $(GRADER) $(LABCHECK) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT) $(WORST_CASE) \
@@ -172,6 +172,7 @@ ifeq ($(SOLUTIONS),1)
 	@echo "  make docs-instructor the same with the model answers, in $(BUILD)/docs-instructor/html/"
 	@echo "  make skeletons       regenerate labs/*/ skeletons from solutions/ (answer regions stripped)"
 	@echo "  make figures         redraw handouts/figures/ with bankviz"
+	@echo "  make numbers         rewrite the handouts' generated tables (mk/numbers.sh; make test checks every mark)"
 	@echo "  make bench           the benchmarks (simulator, CPU emulation and grader speed; GPU ones where a GPU is)"
 	@echo "  make dist-student    build/dist/gpu-merge-kit-student.tar.gz: the kit without solutions/ and hidden tests"
 	@echo "  make dist-gradescope build/dist/gpu-merge-kit-gradescope.zip: a Gradescope autograder (setup.sh, run_autograder)"
@@ -362,15 +363,20 @@ LAB_COUNTS_GOLDEN := results/2026-11-28-h100-h200-merge-exchange/golden.tsv
 # three parts (test_selftest.c's main). In the student's kit (no solutions/) the lab builds are the CPU build's
 # tests alone. The self-test also grades one submission in GPU mode, a compile error that nvcc
 # must report, and the grader wants libkit.a for that: its one nvcc object takes seconds.
+# The numbers the handouts quote: every mark names the command that gives it (mk/numbers.sh). make
+# numbers rewrites the generated tables from the tools; make test checks every mark. The tools it runs:
+# the solutions' CPU drivers, worst_case, bankviz, the CPU bankcheck and lab 6's conflicts benchmark.
+NUMBERS_TOOLS := $(WORST_CASE) $(BANKVIZ) $(BUILD)/cpu/tools/bankcheck $(BUILD)/cpu/bench/pbs_conflicts
 TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(LIBKIT)) $(KIT_TESTS) $(GRADER) $(LABCHECK) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT)
 TEST_LAB_BUILDS := $(CPU_TESTS) $(SOL_TESTS) \
-                   $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS))
+                   $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS) $(NUMBERS_TOOLS))
 TEST_FIRST := $(call sol,"$(BUILD)/tests/test_selftest rest" "$(BUILD)/tests/test_selftest fixtures 0/2" \
               "$(BUILD)/tests/test_selftest fixtures 1/2" "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
               "bash mk/test-slurm.sh $(BUILD) $(GRADER)" "bash mk/lab-counts.sh test $(GRADER) $(LAB_COUNTS_GOLDEN)") $(filter-out %/test_selftest,$(KIT_TESTS)) \
               "bash mk/check-docs.sh $(BUILD)" "bash mk/check-make.sh"
 TEST_LAB := $(CPU_TESTS) $(SOL_TESTS) \
-            $(call sol,"bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)")
+            $(call sol,"bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
+            "bash mk/numbers.sh check $(BUILD)")
 # Test programs run TEST_JOBS at once (one per core), after the build.
 TEST_JOBS ?= $(JOBS)
 # A build that run-tests.sh starts: a make with job slots of its own (this one's are closed to it),
@@ -470,6 +476,10 @@ figures: $(BANKVIZ) $(WORST_CASE) $(BUILD)/labs/sol-cpu/06-predecessor-search/dr
 	$(Q)KIT_PBS_DRIVER=$(BUILD)/labs/sol-cpu/06-predecessor-search/driver KIT_WORST_CASE=$(WORST_CASE) \
 	  KIT_CF_DRIVER=$(BUILD)/labs/sol-cpu/07-cf-gather/driver KIT_SORT_DRIVER=$(BUILD)/labs/sol-cpu/09-merge-sort/driver \
 	  bash mk/figures.sh $(BANKVIZ) handouts/figures
+
+# make numbers rewrites the handouts' generated tables from the tools (mk/numbers.sh; NUMBERS_TOOLS above).
+numbers: $(NUMBERS_TOOLS) $(CPU_DRIVERS)
+	$(Q)bash mk/numbers.sh update $(BUILD)
 
 # Handout 9's plots of the sort benchmark, drawn by benchplot from the raw logs in results/
 # (mk/bench-plots.sh lists them; test_viz checks that the committed ones are what it draws).

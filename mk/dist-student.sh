@@ -16,7 +16,8 @@ name=gpu-merge-kit-student
 # the hidden tests, the broken-submission corpus (built from the solutions), the model answers to
 # the handouts' questions (the instructor build of the handbook only) and the kit's own CI.
 # Add a folder here, ending with /, or a file.
-LEAVE_OUT=(solutions/ grader/ref/ grader/hidden/ grader/tests/submissions/ handouts/answers/ .ci/)
+# The search mode's stored warps (results/...-worst-search-w32) hold lab 8's construction for small E.
+LEAVE_OUT=(solutions/ grader/ref/ grader/hidden/ grader/tests/submissions/ handouts/answers/ .ci/ results/2026-12-06-cpu-worst-search-w32/)
 
 if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     echo "dist-student: run it in the kit's git checkout (it packs the tracked files)" >&2

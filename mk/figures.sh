@@ -160,10 +160,10 @@ if [ ! -x "$worst_case" ]; then
     echo "figures.sh: lab 8's figures need $worst_case (make build/tools/worst_case)" >&2
     exit 1
 fi
-worst_figure() {
-    local name=$1 w=$2 E=$3 title=$4 note=$5
+worst_figure() { # NAME W E TITLE NOTE [MORE worst_case OPTIONS]
+    local name=$1 w=$2 E=$3 title=$4 note=$5 more=${6:-}
     {
-        "$worst_case" --viz --w "$w" --E "$E"
+        "$worst_case" --viz --w "$w" --E "$E" $more
         echo "# bankviz title $title"
         echo "# bankviz note $note"
     } >"$tmp/$name.trace"
@@ -174,6 +174,10 @@ worst_figure 008-fig3-e7 16 7 "008-fig3 (left): worst case of one warp, w = 16, 
     "After IPDPS 2020 Fig. 3 (left), with the SPAA 2025 construction: the last 7 banks aligned, E^2 = 49 keys."
 worst_figure 008-fig3-e9 16 9 "008-fig3 (right): worst case of one warp, w = 16, E = 9 (E > w/2), d = 1" \
     "After IPDPS 2020 Fig. 3 (right): the last 9 banks aligned, (E^2 + E + 2Er - r^2 - r)/2 = 80 keys with r = 7."
+# The right panel as the paper printed it: bank 7 of A column 2 (word 39) reads 8 where the
+# construction has thread 6. worst_case counts what that input would align.
+worst_figure 008-fig3-e9-printed 16 9 "008-fig3 (right) as printed in IPDPS 2020: bank 7 of A column 2 reads 8" \
+    "The paper's cell (bank 7, A column 2) says thread 8: thread 6 would take 8 keys, thread 8 ten, and the warp align $("$worst_case" --viz --w 16 --E 9 --move 39:8 | sed -n 's/^# worst_case aligned \([0-9]*\).*/\1/p'), not 80. With 6 there it is the figure above." "--move 39:8"
 worst_figure 008-fig4-e5 12 5 "008-fig4 (left): worst case of one warp, w = 12, E = 5 (coprime)" \
     "After SPAA 2025 Fig. 4 (left): T = (2,3) (5,0) (5,0) (1,4) (0,5) (1,4) (5,0) (5,0) (2,3) (0,5) (5,0) (5,0); E^2 = 25 aligned."
 worst_figure 008-fig4-e9 12 9 "008-fig4 (right): worst case of one warp, w = 12, E = 9, d = 3: three subproblems of 4 threads" \

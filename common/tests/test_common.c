@@ -1167,7 +1167,13 @@ static void test_pbs_reference(void)
     CU_ASSERT_STRING_EQUAL(kit_pbs_queries_name(KIT_PBS_QUERIES_COUNT), "?");
     CU_ASSERT_EQUAL(kit_pbs_worst_accesses(1024, 32), 191); /* 32 * (10 - 5 + 1) - 1 */
     CU_ASSERT_EQUAL(kit_pbs_worst_accesses(8192, 32), 287);
-    CU_ASSERT_EQUAL(kit_pbs_worst_accesses(32, 32), 31);
+    /* K < w^2: a bank holds K/w keys, so a pass costs at most K/w (the driver once printed 159 for K = 512) */
+    CU_ASSERT_EQUAL(kit_pbs_worst_accesses(512, 32), 95); /* 1 + 2 + 4 + 8 + 16 * 5 */
+    CU_ASSERT_EQUAL(kit_pbs_worst_accesses(32, 32), 5);   /* one key a bank: 1 per pass */
+    CU_ASSERT_EQUAL(kit_pbs_worst_accesses(64, 32), 11);  /* 1 + 2 * 5 */
+    for (long long K = 1024, log_k = 10; K <= (1LL << 20); K *= 2, log_k++) /* the paper's closed form for K >= w^2 */
+        KIT_ASSERT_MSG(kit_pbs_worst_accesses(K, 32) == 32 * (log_k - 5 + 1) - 1, "kit_pbs_worst_accesses(%lld, 32) = %lld, "
+                       "the paper's w(log K - log w + 1) - 1 is %lld", K, kit_pbs_worst_accesses(K, 32), 32 * (log_k - 5 + 1) - 1);
     CU_ASSERT_EQUAL(kit_pbs_worst_accesses(1000, 32), -1);
     CU_ASSERT_EQUAL(kit_pbs_worst_accesses(16, 32), -1);
     /* Algorithm 1 on 8 keys: start at 4, deltas 2, 1, 1; three passes and the last test, padded by 32. */

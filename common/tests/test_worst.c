@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit_gen.h"
 #include "kit_test.h"
 #include "kit_ref.h"
 
@@ -100,20 +101,157 @@ static int always_a_first(int w, int E, int a_word, int b_word, int a, int b)
     return 1;
 }
 
-/* The within-thread order matters: merging A first in every thread falls below the theorem for some E > w/2. */
+/* The within-thread order matters: merging A first in every thread falls below the theorem at w = 32
+   for E = 19 .. 31 in SerialMerge's E + 2 reads, and for E = 17 .. 31 in the papers' model (handout 8
+   states both); the kit's order never does. */
 static void test_naive_order_falls_short(void)
 {
     kit_worst_split T[32];
+    uint8_t mask[32 * 32];
     char err[200];
-    int below = 0;
-    for (int E = 17; E <= 31; E++) {
-        kit_bank_count c;
-        int rc = kit_worst_warp_with(32, E, 1, kit_worst_subproblem, always_a_first, T, err, sizeof err);
-        rc = rc ? rc : kit_worst_warp_count(32, E, T, &c, err, sizeof err);
-        KIT_ASSERT_MSG(rc == 0, "E = %d: %s", E, err);
-        below += rc == 0 && (long)c.cost < kit_worst_theorem(32, E);
+    for (int E = 2; E <= 32; E++)
+        for (int naive = 0; naive <= 1; naive++) {
+            int rc = kit_worst_warp_with(32, E, 1, kit_worst_subproblem, naive ? always_a_first : kit_worst_order, T, err,
+                                         sizeof err);
+            KIT_ASSERT_MSG(rc == 0, "E = %d: %s", E, err);
+            if (rc != 0)
+                return;
+            kit_worst_warp_mask(32, E, T, mask);
+            int n_a = 0;
+            for (int k = 0; k < 32 * E; k++)
+                n_a += mask[k];
+            for (int papers = 0; papers <= 1; papers++) {
+                kit_bank_count c;
+                rc = kit_worst_mask_count(32, E, 32, n_a, mask, papers ? KIT_READS_PAPERS : KIT_READS_SERIAL, &c, err, sizeof err);
+                KIT_ASSERT_MSG(rc == 0, "E = %d: %s", E, err);
+                int below = rc == 0 && (long)c.cost < kit_worst_theorem(32, E);
+                int want = naive && E >= (papers ? 17 : 19) && E <= 31;
+                KIT_ASSERT_MSG(below == want, "E = %d, %s order, %s: cost %llu, theorem %ld: expected %s the theorem", E,
+                               naive ? "A-first" : "the kit's", papers ? "papers' model" : "E + 2 reads",
+                               (unsigned long long)c.cost, kit_worst_theorem(32, E), want ? "below" : "at or above");
+            }
+        }
+}
+
+/* The most distinct words of one bank among n words, w banks (the cost of one step). */
+static long step_cost(const int *word, int n, int w)
+{
+    long most = 0;
+    for (int b = 0; b < w; b++) {
+        long count = 0;
+        for (int x = 0; x < n; x++) {
+            int seen = 0;
+            for (int y = 0; y < x && !seen; y++)
+                seen = word[y] == word[x];
+            count += !seen && word[x] % w == b;
+        }
+        most = count > most ? count : most;
     }
-    KIT_ASSERT_MSG(below > 0, "expected A-first everywhere to fall below the theorem for some E in 17 .. 31");
+    return most;
+}
+
+/* SerialMerge's read after output k is output k's word plus one, in every thread, so its steps 2 ..
+   E + 1 cost what the papers' steps 0 .. E - 1 cost: its count is the papers' plus its two front
+   steps (A[a] and B[b] of every thread). Handout 8 rests the search mode's goal at E = 31 on this. */
+static void test_serial_is_papers_plus_front(void)
+{
+    uint8_t mask[32 * 31];
+    uint64_t rng = 11;
+    char err[200];
+    for (int trial = 0; trial < 40; trial++) {
+        int E = 2 + trial % 30, w = 32, n_a = 0;
+        for (int k = 0; k < w * E; k++)
+            n_a += mask[k] = (uint8_t)(kit_rng_next(&rng) % 2);
+        int front_a[32], front_b[32];
+        for (int i = 0, a = 0; i < w; i++) {
+            front_a[i] = a;
+            front_b[i] = n_a + i * E - a;
+            for (int k = 0; k < E; k++)
+                a += mask[i * E + k];
+        }
+        kit_bank_count papers, serial;
+        int rc = kit_worst_mask_count(w, E, w, n_a, mask, KIT_READS_PAPERS, &papers, err, sizeof err) ||
+                 kit_worst_mask_count(w, E, w, n_a, mask, KIT_READS_SERIAL, &serial, err, sizeof err);
+        long front = step_cost(front_a, w, w) + step_cost(front_b, w, w);
+        KIT_ASSERT_MSG(rc == 0 && serial.cost == papers.cost + (uint64_t)front,
+                       "E = %d, random mask %d: E + 2 reads %llu, papers' %llu + front steps %ld (%s)", E, trial,
+                       (unsigned long long)serial.cost, (unsigned long long)papers.cost, front, rc ? err : "ok");
+    }
+}
+
+/* kit_worst_mask_count in each read model: by hand, against kit_worst_warp_count and kit_worst_groups_cost, and its refusals. */
+static void test_mask_count(void)
+{
+    /* w = 4, E = 2, groups of 2: thread 0 outputs A A, thread 1 B B, in both groups (test_groups_cost's example).
+       E + 2 reads: words (0 2 4 6), (2 2 6 6), (1 3 5 7), (2 4 6 8), 2 each: 8. Lab 9's E + 1: the first three, 6.
+       The papers' model reads the outputs: (0 2 4 6), (1 3 5 7): 4. */
+    static const uint8_t hand[8] = {1, 1, 0, 0, 1, 1, 0, 0};
+    static const kit_worst_reads models[] = {KIT_READS_PAPERS, KIT_READS_LAB9, KIT_READS_SERIAL};
+    static const long want_hand[] = {4, 6, 8};
+    char err[200];
+    kit_bank_count c;
+    for (int x = 0; x < 3; x++) {
+        int rc = kit_worst_mask_count(4, 2, 2, 2, hand, models[x], &c, err, sizeof err);
+        KIT_ASSERT_MSG(rc == 0 && (long)c.cost == want_hand[x] && (int)c.steps == kit_worst_reads_steps(models[x], 2),
+                       "w = 4, E = 2, %s: cost %llu in %llu steps, expected %ld in %d (%s)", kit_worst_reads_name(models[x]),
+                       (unsigned long long)c.cost, (unsigned long long)c.steps, want_hand[x],
+                       kit_worst_reads_steps(models[x], 2), rc ? err : "ok");
+    }
+    /* The papers' model on sorted order: IPDPS 2020 Fig. 1 (w = 16, E = 12, 4 per step, 48) and E = 16 at w = 32 (256). */
+    static uint8_t sorted[32 * 16];
+    for (int k = 0; k < 32 * 16; k++)
+        sorted[k] = k < 96; /* w = 16, E = 12: A fills the first 6 columns of 16 words, output k is word k */
+    int rc = kit_worst_mask_count(16, 12, 16, 96, sorted, KIT_READS_PAPERS, &c, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && c.cost == 48, "IPDPS Fig. 1 (w = 16, E = 12, sorted): %llu, expected 48 (%s)",
+                   (unsigned long long)c.cost, rc ? err : "ok");
+    for (int k = 0; k < 32 * 16; k++)
+        sorted[k] = k < 256;
+    rc = kit_worst_mask_count(32, 16, 32, 256, sorted, KIT_READS_PAPERS, &c, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && c.cost == 256, "w = 32, E = 16, sorted: %llu, expected E^2 = 256 (%s)", (unsigned long long)c.cost,
+                   rc ? err : "ok");
+    /* E + 2 reads: the same as kit_worst_warp_count (one group) and kit_worst_groups_cost (groups), on random masks too. */
+    uint8_t mask[32 * 32];
+    uint64_t rng = 7;
+    for (int x = 0; x < NWS; x++)
+        for (int E = 2; E <= WS[x] && WS[x] <= 32; E++) {
+            int w = WS[x], n_a = 0;
+            kit_worst_split T[32];
+            kit_bank_count a;
+            rc = kit_worst_warp(w, E, E % 2, T, err, sizeof err) || kit_worst_warp_count(w, E, T, &a, err, sizeof err);
+            kit_worst_warp_mask(w, E, T, mask);
+            for (int k = 0; k < w * E; k++)
+                n_a += mask[k];
+            rc = rc ? rc : kit_worst_mask_count(w, E, w, n_a, mask, KIT_READS_SERIAL, &c, err, sizeof err);
+            KIT_ASSERT_MSG(rc == 0 && c.cost == a.cost && c.conflicts == a.conflicts,
+                           "w = %d, E = %d: %llu, kit_worst_warp_count %llu (%s)", w, E, (unsigned long long)c.cost,
+                           (unsigned long long)a.cost, rc ? err : "ok");
+            for (int g = 1; g <= w; g *= 2) { /* groups of g threads, each half A, shuffled */
+                if (w % g != 0 || (g * E) % 2 != 0)
+                    continue;
+                int unit = g * E;
+                for (int k = 0; k < w * E; k++)
+                    mask[k] = k % unit < unit / 2;
+                for (int k = 0; k < w * E; k += unit)
+                    for (int j = unit - 1; j > 0; j--) {
+                        int y = (int)(kit_rng_next(&rng) % (uint64_t)(j + 1));
+                        uint8_t t = mask[k + j];
+                        mask[k + j] = mask[k + y];
+                        mask[k + y] = t;
+                    }
+                rc = kit_worst_mask_count(w, E, g, unit / 2, mask, KIT_READS_SERIAL, &c, err, sizeof err);
+                long want = kit_worst_groups_cost(w, E, g, unit / 2, mask);
+                KIT_ASSERT_MSG(rc == 0 && (long)c.cost == want, "w = %d, E = %d, groups of %d: %llu, kit_worst_groups_cost %ld (%s)",
+                               w, E, g, (unsigned long long)c.cost, want, rc ? err : "ok");
+            }
+        }
+    KIT_ASSERT_MSG(kit_worst_mask_count(4, 2, 3, 2, hand, KIT_READS_SERIAL, &c, err, sizeof err) == -1, "c = 3 does not divide w = 4");
+    KIT_ASSERT_MSG(kit_worst_mask_count(4, 2, 2, 3, hand, KIT_READS_SERIAL, &c, err, sizeof err) == -1,
+                   "a group with 2 keys of A, not n_a = 3, must be refused");
+    KIT_ASSERT_MSG(kit_worst_mask_count(4, 2, 2, 2, hand, (kit_worst_reads)7, &c, err, sizeof err) == -1,
+                   "an unknown read model must be refused");
+    KIT_ASSERT_MSG(strcmp(kit_worst_reads_name(KIT_READS_PAPERS), "papers' model (E reads)") == 0 &&
+                       strcmp(kit_worst_reads_name((kit_worst_reads)7), "?") == 0 && kit_worst_reads_steps(KIT_READS_LAB9, 5) == 6,
+                   "the read models' names and steps");
 }
 
 /* The order by hand: w = 8, E = 5, s = 3. */
@@ -473,7 +611,10 @@ static void register_tests(void)
     kit_test_add(warp, "kit_worst_theorem against the papers' values", test_theorem);
     kit_test_add(warp, "kit_worst_warp: E keys a thread, L and R totals", test_warp_totals);
     kit_test_add(warp, "kit_worst_warp_count >= theorem, w in 4 8 12 16 32 64", test_warp_counts_meet_theorem);
-    kit_test_add(warp, "A first everywhere falls below the theorem", test_naive_order_falls_short);
+    kit_test_add(warp, "A first everywhere falls below the theorem: E 19-31 (E + 2 reads), 17-31 (papers')",
+                 test_naive_order_falls_short);
+    kit_test_add(warp, "kit_worst_mask_count: three read models, by hand and against the other counts", test_mask_count);
+    kit_test_add(warp, "E + 2 reads = the papers' count + the two front steps", test_serial_is_papers_plus_front);
     kit_test_add(warp, "kit_worst_order by hand", test_order_by_hand);
     kit_test_add(warp, "kit_worst_warp_mask by hand", test_mask);
     kit_test_add(warp, "refusals", test_refusals);

@@ -45,7 +45,7 @@ static int report_trace(const char *path, int alg, int K, int threads)
                (unsigned long long)c.worst_warp, (unsigned long long)c.load.conflicts);
     }
     if (alg == PBS_PLAIN && kit_pbs_worst_accesses(K, PBS_W) > 0)
-        printf("  the paper's worst case for PBS passes: %lld accesses per warp-query (K = %d, w = %d)\n",
+        printf("  the most PBS's passes can cost: %lld accesses per warp-query (sum of min(2^i, w, K/w), K = %d, w = %d)\n",
                kit_pbs_worst_accesses(K, PBS_W), K, PBS_W);
     free(acc);
     return rc;

@@ -1,4 +1,4 @@
-/* The host side of the predecessor-search lab: the query sets and the paper's PBS count. */
+/* The host side of the predecessor-search lab: the query sets and the most PBS's passes can cost. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,10 +65,8 @@ long long kit_pbs_worst_accesses(long long K, long long w)
 {
     if (K < w || w < 1 || (K & (K - 1)) != 0 || (w & (w - 1)) != 0)
         return -1;
-    long long logK = 0, logw = 0;
-    while ((1LL << logK) < K)
-        logK++;
-    while ((1LL << logw) < w)
-        logw++;
-    return w * (logK - logw + 1) - 1;
+    long long sum = 0, per_bank = K / w;
+    for (long long reach = 1; reach < K; reach *= 2) /* pass i reads at most 2^i = reach distinct keys */
+        sum += reach < w && reach < per_bank ? reach : w < per_bank ? w : per_bank;
+    return sum;
 }

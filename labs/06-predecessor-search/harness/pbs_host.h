@@ -58,9 +58,13 @@ int kit_pbs_gen_queries(kit_type t, const void *keys, size_t K, kit_pbs_queries 
                         size_t Q);
 
 /**
- * The paper's access count for PBS on its worst-case queries: w(log K - log w + 1) - 1 accesses
- * per warp over the log K passes, for K a power of two with K >= w (section V-B). Nsight Compute
- * reports the extra accesses only, log K fewer.
+ * The most PBS's log K passes can cost one warp (the papers' count: the sum over the passes of the
+ * most distinct words one bank serves), for K a power of two with K >= w: pass i (i = 0 ..
+ * log K - 1) reads at most 2^i distinct keys, at most w threads meet in a bank, and a bank holds
+ * only K/w keys, so the sum is of min(2^i, w, K/w). For K >= w^2 that is the paper's
+ * w(log K - log w + 1) - 1 (section V-B), which its worst-case queries reach; for K < w^2 it is
+ * smaller (95 for K = 512, w = 32), as the paper notes: "the maximum number of bank conflicts per
+ * iteration is limited to K/w". Nsight Compute reports the extra accesses only, log K fewer.
  * @param[in] K number of keys, a power of two, K >= w
  * @param[in] w banks, a power of two
  * @return the count, or -1 if K or w is not a power of two or K < w

@@ -151,3 +151,78 @@ int kit_worst_warp_count(int w, int E, const kit_worst_split *T, kit_bank_count 
     free(acc);
     return rc;
 }
+
+int kit_worst_reads_steps(kit_worst_reads reads, int E)
+{
+    return reads == KIT_READS_SERIAL ? E + 2 : reads == KIT_READS_LAB9 ? E + 1 : E;
+}
+
+const char *kit_worst_reads_name(kit_worst_reads reads)
+{
+    return reads == KIT_READS_PAPERS ? "papers' model (E reads)"
+           : reads == KIT_READS_LAB9 ? "lab 9's merge (E + 1 reads)"
+           : reads == KIT_READS_SERIAL ? "SerialMerge (E + 2 reads)"
+                                       : "?";
+}
+
+int kit_worst_mask_count(int w, int E, int c, int n_a, const uint8_t *mask, kit_worst_reads reads,
+                         kit_bank_count *count, char *err, size_t errlen)
+{
+    if (bad_warp(w, E) || c < 1 || c > w || w % c != 0 || n_a < 0 || n_a > c * E ||
+        (reads != KIT_READS_PAPERS && reads != KIT_READS_LAB9 && reads != KIT_READS_SERIAL)) {
+        snprintf(err, errlen, "bad count: w in 2 .. %d, 1 < E <= w, c dividing w, 0 <= n_a <= cE, a known read model "
+                 "(got w = %d, E = %d, c = %d, n_a = %d)", MAX_W, w, E, c, n_a);
+        return -1;
+    }
+    int steps = kit_worst_reads_steps(reads, E);
+    kit_access *acc = calloc((size_t)w * steps, sizeof *acc);
+    if (!acc) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    size_t n = 0;
+    for (int g = 0; g < w / c; g++) {
+        int base = g * c * E, ones = 0;
+        for (int k = 0; k < c * E; k++)
+            ones += mask[(size_t)base + k] != 0;
+        if (ones != n_a) {
+            snprintf(err, errlen, "group %d takes %d keys of A, not n_a = %d", g, ones, n_a);
+            free(acc);
+            return -1;
+        }
+        for (int l = 0, a = 0, b = 0; l < c; l++) {
+            int i = g * c + l, o = 0;
+            uint32_t words[MAX_W + 2];
+            if (reads != KIT_READS_PAPERS) { /* SerialMerge's first two reads: the front keys A[a] and B[b] */
+                words[o++] = (uint32_t)(base + a);
+                words[o++] = (uint32_t)(base + n_a + b);
+            }
+            for (int k = 0; k < E; k++) {
+                int from_a = mask[(size_t)i * E + k] != 0;
+                if (reads == KIT_READS_PAPERS) /* the output itself */
+                    words[o++] = (uint32_t)(from_a ? base + a : base + n_a + b);
+                if (from_a)
+                    a++;
+                else
+                    b++;
+                if (reads != KIT_READS_PAPERS && o < steps) /* the next key of that list */
+                    words[o++] = (uint32_t)(from_a ? base + a : base + n_a + b);
+            }
+            for (int s = 0; s < steps; s++, n++) {
+                acc[n].thread = (uint32_t)i;
+                acc[n].ordinal = (uint32_t)s;
+                acc[n].addr = 4u * words[s];
+                acc[n].size = 4;
+            }
+        }
+    }
+    kit_bank_model model = {(unsigned)w, 4};
+    kit_bank_report rep;
+    int rc = kit_bank_simulate(&model, acc, n, &rep, err, errlen);
+    if (rc == 0) {
+        *count = rep.load;
+        kit_bank_free(&rep);
+    }
+    free(acc);
+    return rc;
+}

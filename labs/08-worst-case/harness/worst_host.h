@@ -138,6 +138,43 @@ int kit_worst_warp_count(int w, int E, const kit_worst_split *T, kit_bank_count 
  */
 void kit_worst_warp_mask(int w, int E, const kit_worst_split *T, uint8_t *out);
 
+/**
+ * The three read models the kit counts a merge in: how many shared-memory reads a thread makes to
+ * output its E keys, and which words. Every count of a warp's merge names its model.
+ */
+typedef enum kit_worst_reads {
+    KIT_READS_PAPERS, /**< E reads, output k read at step k: the papers' DMM model, in which their theorems hold */
+    KIT_READS_LAB9,   /**< E + 1 reads: A[a] and B[b], then the next key of each output's list but the last (lab 9) */
+    KIT_READS_SERIAL  /**< E + 2 reads: CUB's SerialMerge, a look-ahead after every output (lab 8's probe) */
+} kit_worst_reads;
+
+/** @return the steps of one merge in a read model: E, E + 1 or E + 2 (E for an unknown model). */
+int kit_worst_reads_steps(kit_worst_reads reads, int E);
+
+/** @return a model's name for tables and messages: "papers' model (E reads)", ..., or "?". */
+const char *kit_worst_reads_name(kit_worst_reads reads);
+
+/**
+ * Counts one warp's merge round in the simulator (w banks of 4 bytes, lock-step) in a read model.
+ * The warp's w threads merge in groups of c (c divides w): group g's keys sit at words
+ * [g*c*E, (g+1)*c*E), its n_a keys of A first, then its B keys; thread l of a group outputs the
+ * group's outputs l*E .. l*E + E - 1. With c = w and the mask of kit_worst_warp_mask, the
+ * KIT_READS_SERIAL count is kit_worst_warp_count's.
+ * @param[in]  w      banks and threads (2 .. 1024)
+ * @param[in]  E      keys per thread, 1 < E <= w
+ * @param[in]  c      threads a group, dividing w
+ * @param[in]  n_a    keys of A in each group (0 .. c*E)
+ * @param[in]  mask   the warp's w*E outputs, 1 where an output comes from A
+ * @param[in]  reads  the read model
+ * @param[out] count  the simulator's totals (cost: the papers' count, the sum over the model's steps
+ *                    of the most distinct words one bank serves)
+ * @param[out] err    why not: bad parameters, a group without n_a keys of A, the simulator's refusal
+ * @param[in]  errlen size of @p err
+ * @return 0, or -1 with a message in @p err
+ */
+int kit_worst_mask_count(int w, int E, int c, int n_a, const uint8_t *mask, kit_worst_reads reads,
+                         kit_bank_count *count, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif
