@@ -218,7 +218,8 @@ else
     cp "solutions/$l1/$f1" "$k/labs/$l1/$f1"
     cp "$skel1" "$k/grader/skeletons/$l1/$f1"
     cp "$skel2" "$k/labs/$l2/$f2"
-    AUTOGRADER_ROOT="$tmp/$u" KIT_SOURCE="$kit" KIT_GRADER="$kit/$grader" \
+    # The grader as make test names it, relative to the kit: run_autograder must not lose it.
+    AUTOGRADER_ROOT="$tmp/$u" KIT_SOURCE="$kit" KIT_GRADER="$grader" \
         bash grader/gradescope/run_autograder >"$tmp/$u/log" 2>&1
     if command -v python3 >/dev/null 2>&1 && python3 - "$tmp/$u/results/results.json" "$l1" <<'EOF'; then ok; else bad "$u: the real grader's results.json is not valid, or lab 1 is short of full marks: $(head -c 400 "$tmp/$u/results/results.json" | tr '\n' ' '); log: $(tail -n 3 "$tmp/$u/log" | tr '\n' ' '); rerun: $rerun"; fi
 import json, sys
