@@ -145,7 +145,7 @@ LABDIR = $(patsubst labs/%/grading.spec,%,$(wildcard $(foreach l,$(LAB_IDS),labs
 
 .PHONY: grade-course
 .PHONY: all help test grade check run skeletons figures numbers bench-plots docs handbook docs-instructor bench deps clean \
-        dist-student dist-gradescope
+        dist-student dist-gradescope screenshots
 all:
 	+@$(SUBMAKE) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU) $(GRADER) $(LABCHECK) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT) $(WORST_CASE) \
 	  $(BANKCHECK) $(LAB_DRIVERS) $(CPU_DRIVERS)
@@ -178,6 +178,8 @@ ifeq ($(SOLUTIONS),1)
 	@echo "  make dist-gradescope build/dist/gpu-merge-kit-gradescope.zip: a Gradescope autograder (setup.sh, run_autograder)"
 endif
 	@echo "  make bench-plots     redraw handout 9's benchmark plots (handouts/figures/009-bench-*) from results/"
+	@echo "  make screenshots     pictures of the handbook at 1280 px (Chromium) into handouts/screenshots/;"
+	@echo "                       fails on a figure or navigation title the page cuts"
 	@echo "  make deps            check for (and, as root, install) nvcc, CUnit, libclang and Doxygen"
 	@echo "  make clean           remove $(BUILD)/"
 	@echo "Variables: GPU=$(GPU) (1: build the GPU binaries; default 1 only where nvidia-smi finds a GPU),"
@@ -373,7 +375,7 @@ TEST_LAB_BUILDS := $(CPU_TESTS) $(SOL_TESTS) \
 TEST_FIRST := $(call sol,"$(BUILD)/tests/test_selftest rest" "$(BUILD)/tests/test_selftest fixtures 0/2" \
               "$(BUILD)/tests/test_selftest fixtures 1/2" "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
               "bash mk/test-slurm.sh $(BUILD) $(GRADER)" "bash mk/lab-counts.sh test $(GRADER) $(LAB_COUNTS_GOLDEN)") $(filter-out %/test_selftest,$(KIT_TESTS)) \
-              "bash mk/check-docs.sh $(BUILD)" "bash mk/check-make.sh"
+              "bash mk/check-docs.sh $(BUILD)" "bash mk/check-make.sh" "bash mk/check-upload.sh $(GRADER)"
 TEST_LAB := $(CPU_TESTS) $(SOL_TESTS) \
             $(call sol,"bash mk/check-skeletons.sh $(SKELGEN) $(BUILD)" "bash mk/check-drivers.sh $(BUILD)" \
             "bash mk/numbers.sh check $(BUILD)")
@@ -492,6 +494,11 @@ docs handbook:
 
 docs-instructor:
 	$(Q)bash mk/docs.sh instructor $(BUILD)/docs-instructor
+
+# Pictures of the student site at 1280 px (headless Chromium) into handouts/screenshots/, failing on a
+# figure or navigation title that the page cuts. Not in make test: it needs Chromium (mk/screenshots.sh).
+screenshots:
+	$(Q)bash mk/screenshots.sh $(BUILD) handouts/screenshots
 
 # What instructors publish: the student tarball, and the autograder zip for Gradescope.
 dist-student:

@@ -2,10 +2,10 @@
 # Packs the student version of the kit: every tracked file except those of LEAVE_OUT below (the
 # reference solutions, the instructor-only library of reference answers grader/ref/, the hidden
 # tests, the model answers, the corpus) and the measurements of results/ that name a hidden test,
-# with the instructor-only parts taken out of one file:
-#   README.md: <!--@instructor--> ... <!--@end--> parts, and lines that hold <!--@instructor-->
-#     (a table's row), left out; the <!--@student ... @end--> parts (an HTML comment in the kit's
-#     README) shown. So the student's kit has a README of its own, kept in one file with the kit's.
+# with the instructor-only parts taken out of the files of FOR_STUDENTS below by mk/audience.sh:
+# <!--@instructor--> ... <!--@end--> parts, and lines that hold <!--@instructor--> (a table's row),
+# left out; the <!--@student ... @end--> parts (an HTML comment in the kit's copy) shown. So the
+# student's kit has a README and a lab contract of its own, each kept in one file with the kit's.
 # The Makefile is the same: it sees that there is no solutions/ and builds, tests and grades the
 # student's labs/. Usage: dist-student.sh OUT_DIR; prints the tarball's path.
 set -eu
@@ -18,6 +18,8 @@ name=gpu-merge-kit-student
 # Add a folder here, ending with /, or a file.
 # The search mode's stored warps (results/...-worst-search-w32) hold lab 8's construction for small E.
 LEAVE_OUT=(solutions/ grader/ref/ grader/hidden/ grader/tests/submissions/ handouts/answers/ .ci/ results/2026-12-06-cpu-worst-search-w32/)
+# The pages written for both readers, as the student gets them (mk/audience.sh).
+FOR_STUDENTS=(README.md labs/README.md docs/mainpage.md)
 
 if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     echo "dist-student: run it in the kit's git checkout (it packs the tracked files)" >&2
@@ -48,15 +50,13 @@ git ls-files -z | tr '\0' '\n' | while IFS= read -r f; do
     if [ -e "$f" ] && ! left_out "$f" && ! grep -qxF -- "$f" "$hidden_results"; then printf '%s\n' "$f"; fi
 done >"$list"
 
-# Copied with one tar (modes and times kept), then README.md rewritten in place.
+# Copied with one tar (modes and times kept), then the shared pages rewritten in place.
 tar -cf - -T "$list" | tar -xf - -C "$stage"
-if grep -qx README.md "$list"; then
-    awk '/^<!--@instructor-->$/ { mode = 1; next }
-         /^<!--@student$/ { mode = 2; next }
-         /^(<!--@end-->|@end-->)$/ { mode = 0; next }
-         mode == 1 || /<!--@instructor-->/ { next }
-         { print }' README.md >"$stage/README.md"
-fi
+for f in "${FOR_STUDENTS[@]}"; do
+    if grep -qxF "$f" "$list"; then
+        bash mk/audience.sh student "$f" >"$stage/$f"
+    fi
+done
 # The skeletons once more, in grader/skeletons/: the grader's object check builds its baseline from
 # them, so a student's edits in labs/ neither move the baseline nor make it rebuild (grader/build.c).
 for f in labs/[0-9]*/*.cuh; do

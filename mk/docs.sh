@@ -46,7 +46,8 @@ label() { local p=${1%.md}; printf 'md_%s' "${p//[^A-Za-z0-9_]/_}"; }
     echo
     echo 'Handout 0 teaches the bank-conflict model; the labs build a GPU merge step by step.'
     echo 'Each lab handout has the same sections: goal, background, what to implement, how to'
-    echo 'run, test and grade locally, what the profiler or simulator should show, and questions.'
+    echo 'run, test and grade locally, what the profiler or simulator should show, questions, and'
+    echo 'what to submit.'
     echo
     for f in "${labs[@]}" "${others[@]}"; do echo "- @subpage $(label "$f")"; done
     if [ ${#answers[@]} -gt 0 ]; then
@@ -61,11 +62,15 @@ label() { local p=${1%.md}; printf 'md_%s' "${p//[^A-Za-z0-9_]/_}"; }
 pages="docs/mainpage.md $out/pages/handouts.dox ${labs[*]} ${others[*]} ${answers[*]} labs/README.md"
 sections=
 [ "$build" = instructor ] && sections=instructor
+# Every lab folder, found by its grading.spec: the API reference documents each file a student edits.
+lab_dirs=()
+for spec in labs/*/grading.spec; do lab_dirs+=("$(dirname "$spec")"); done
+[ ${#lab_dirs[@]} -gt 0 ] || { echo "docs.sh: no lab folder (labs/*/grading.spec)" >&2; exit 1; }
 
 log="$out/warnings.log"
 status=0
-KIT_DOCS_OUT="$out" KIT_DOCS_PAGES="$pages" KIT_DOCS_SECTIONS="$sections" \
-    doxygen docs/Doxyfile 2>"$log" || status=$?
+KIT_DOCS_OUT="$out" KIT_DOCS_PAGES="$pages" KIT_DOCS_SECTIONS="$sections" KIT_DOCS_LABS="${lab_dirs[*]}" \
+    KIT_DOCS_AUDIENCE="$build" doxygen docs/Doxyfile 2>"$log" || status=$?
 warnings=$(grep -c -E '(warning|error):' "$log" || true)
 if [ "$status" != 0 ] || [ "$warnings" != 0 ]; then
     cat "$log" >&2

@@ -693,6 +693,7 @@ static int svg_wrapped(FILE *f, const char *s, size_t width, int x, int y, int l
 enum {
     SVG_MARGIN = 12,
     SVG_CHAR = 8,
+    SVG_CHAR_CENTI = 723, /* a 12 px character of DejaVu Sans Mono, in hundredths of a pixel */
     SVG_CELL_H = 20,
     SVG_GAP = 28,
     SVG_MIN_WIDTH = 460,
@@ -739,10 +740,20 @@ static void svg_dashed(FILE *f, int x, int y1, int y2)
             x, y1, x, y2);
 }
 
-/* The characters a line of small text (12 px) holds in a picture this wide, between its margins. */
+/*
+ * The characters a line of small text (12 px) holds in a picture this wide, between its margins:
+ * DejaVu Sans Mono draws a 12 px character 7.23 px wide (0.602 em), so 7 would let a full line
+ * run past the right edge, where the picture cuts it.
+ */
 static size_t svg_chars(int width)
 {
-    return (size_t)(width - 2 * SVG_MARGIN) / 7;
+    return (size_t)((width - 2 * SVG_MARGIN) * 100 / SVG_CHAR_CENTI);
+}
+
+/* The width in pixels of chars characters of small text, rounded up. */
+static int svg_text_width(size_t chars)
+{
+    return (int)((chars * SVG_CHAR_CENTI + 99) / 100);
 }
 
 /* The same for the title (14 px, bold). */
@@ -820,6 +831,38 @@ static void svg_plan_heights(const kit_viz_view *v, const kit_viz_grid *g0, int 
     L->height = L->legend_top + legend_items * 20 + cost_lines * SVG_LINE + SVG_MARGIN;
 }
 
+/* The legend's item texts besides the categories' meanings (svg_legend() draws them). */
+static const char svg_shared_text[] = "thread n and higher threads touch this word";
+
+/* The two items of a highlighted step: what was accessed, and what conflicts; text holds len bytes. */
+static void svg_highlight_texts(const kit_viz_view *v, int which, char *text, size_t len)
+{
+    if (which == 0)
+        snprintf(text, len, "accessed in the %s shown", step_word(v));
+    else
+        snprintf(text, len, "a conflict: its bank serves another word in the same %s", step_word(v));
+}
+
+/* The characters of the longest legend item the picture shows (the items are not wrapped). */
+static size_t legend_longest(const kit_viz_view *v, const svg_layout *L)
+{
+    char text[KIT_VIZ_TEXT_LEN + 80];
+    size_t longest = 0;
+    for (int which = 0; L->highlighted && which < 2; which++) {
+        svg_highlight_texts(v, which, text, sizeof text);
+        longest = strlen(text) > longest ? strlen(text) : longest;
+    }
+    for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
+        if (L->present[c] && strlen(cat_style[c].meaning) > longest)
+            longest = strlen(cat_style[c].meaning);
+    if (L->shared && strlen(svg_shared_text) > longest)
+        longest = strlen(svg_shared_text);
+    const char *divider = v->divider_meaning[0] ? v->divider_meaning : "a dividing line";
+    if (L->dividers && strlen(divider) > longest)
+        longest = strlen(divider);
+    return longest;
+}
+
 /* Lays out ng grids side by side: their cells as wide as the widest label, the picture at least SVG_MIN_WIDTH. */
 static void svg_plan(const kit_viz_view *v, const kit_viz_grid *g, size_t ng, svg_layout *L)
 {
@@ -831,8 +874,6 @@ static void svg_plan(const kit_viz_view *v, const kit_viz_grid *g, size_t ng, sv
     L->row_w = SVG_CHAR * (int)strlen(rowlab) + 6;
     L->panel_w = L->row_w + (int)g0->cols * L->cell_w;
     int content_w = (int)ng * L->panel_w + ((int)ng - 1) * SVG_GAP;
-    L->width = (content_w > SVG_MIN_WIDTH ? content_w : SVG_MIN_WIDTH) + 2 * SVG_MARGIN;
-    L->chars = svg_chars(L->width);
     for (size_t i = 0; i < ng; i++) {
         int k = svg_counts(counts, &g[i]);
         count_lines = k > count_lines ? k : count_lines;
@@ -841,6 +882,11 @@ static void svg_plan(const kit_viz_view *v, const kit_viz_grid *g, size_t ng, sv
     any_category(g0, L->present);
     L->shared = any_shared(v, g0);
     L->dividers = any_divider(v, g0);
+    /* A legend item is one line beside its swatch: the picture is at least as wide as the longest. */
+    int legend_w = SVG_SWATCH + 8 + svg_text_width(legend_longest(v, L));
+    content_w = content_w > legend_w ? content_w : legend_w;
+    L->width = (content_w > SVG_MIN_WIDTH ? content_w : SVG_MIN_WIDTH) + 2 * SVG_MARGIN;
+    L->chars = svg_chars(L->width);
     describe(v, g0, L->desc, sizeof L->desc);
     svg_plan_heights(v, g0, count_lines, L);
 }
@@ -902,10 +948,10 @@ static void svg_legend(FILE *f, const kit_viz_view *v, const svg_layout *L)
     char text[KIT_VIZ_TEXT_LEN + 80];
     int y = L->legend_top;
     if (L->highlighted) {
-        snprintf(text, sizeof text, "accessed in the %s shown", step_word(v));
+        svg_highlight_texts(v, 0, text, sizeof text);
         svg_swatch(f, SVG_MARGIN, y, FILL_HIGHLIGHT, text);
         y += 20;
-        snprintf(text, sizeof text, "a conflict: its bank serves another word in the same %s", step_word(v));
+        svg_highlight_texts(v, 1, text, sizeof text);
         svg_swatch(f, SVG_MARGIN, y, FILL_CONFLICT, text);
         y += 20;
     }
@@ -916,8 +962,7 @@ static void svg_legend(FILE *f, const kit_viz_view *v, const svg_layout *L)
         }
     if (L->shared) {
         fprintf(f, "<text x=\"%d\" y=\"%d\">n+</text>\n", SVG_MARGIN, y + 11);
-        fprintf(f, "<text x=\"%d\" y=\"%d\">thread n and higher threads touch this word</text>\n",
-                SVG_MARGIN + SVG_SWATCH + 8, y + 11);
+        fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", SVG_MARGIN + SVG_SWATCH + 8, y + 11, svg_shared_text);
         y += 20;
     }
     if (L->dividers) {
@@ -1221,8 +1266,7 @@ static void plot_plan(const kit_viz_plot *p, plot_frame *F)
     F->left = SVG_MARGIN + PLOT_LEFT;
     F->legend_x = F->left + PLOT_AREA_W + PLOT_LEGEND_GAP;
     F->width = F->legend_x + PLOT_SAMPLE_W + 8 + SVG_CHAR * (int)longest + SVG_MARGIN;
-    /* svg_chars() counts 7 px a character, and DejaVu Sans Mono takes 7.22 at 12 px: 1/32 less keeps a full line inside. */
-    F->wrap = F->width - F->width / 32;
+    F->wrap = F->width;
     F->top = SVG_MARGIN + svg_heading_height(F->wrap, p->title, p->note) + 16;
     int legend_h = (int)p->nseries * PLOT_ENTRY_H;
     F->height = F->top + (legend_h > PLOT_AREA_H ? legend_h : PLOT_AREA_H) + PLOT_BELOW + SVG_MARGIN;
