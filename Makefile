@@ -104,7 +104,7 @@ LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*
 LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
 GRADER_LIB_OBJS := $(ANSWERS_OBJ) $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
                    $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o $(BUILD)/obj/grader/skel.o \
-                   $(BUILD)/obj/grader/counts.o
+                   $(BUILD)/obj/grader/counts.o $(BUILD)/obj/grader/import.o $(BUILD)/obj/grader/complog.o
 
 # Each lab's driver and tests, built against the solutions (sol) and against your file (student),
 # by nvcc (GPU binaries: only where $(GPU) is 1) and through the CPU emulation (-cpu).
@@ -129,7 +129,8 @@ BANKCHECK := $(call gpu,$(BUILD)/tools/bankcheck) $(BUILD)/cpu/tools/bankcheck
 KIT_TESTS := $(call sol,$(BUILD)/tests/test_common) $(call gpu,$(BUILD)/tests/test_cuda) $(BUILD)/tests/test_bank \
              $(BUILD)/tests/test_viz $(BUILD)/tests/test_ncu $(call sol,$(BUILD)/tests/test_worst) \
              $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_sandbox \
-             $(call sol,$(BUILD)/tests/test_selftest) $(BUILD)/tests/test_shard
+             $(call sol,$(BUILD)/tests/test_selftest) $(BUILD)/tests/test_shard $(BUILD)/tests/test_import \
+             $(BUILD)/tests/test_complog
 CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(BUILD)/cpu/tests/test_cpu_ucontext $(SOL_CPU_TESTS)
 
 # LAB=1, LAB=01 or LAB=01-sequential-merge picks one lab folder, LABDIR. LAB_IDS writes each lab of
@@ -325,7 +326,7 @@ $(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(SORTLOG_OBJ) $(V
 	$(call link_c,-lcunit -lm)
 $(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/grader/skel.o $(LIBKITTEST)
 	$(call link_c,-lcunit)
-$(BUILD)/tests/test_grader $(BUILD)/tests/test_shard: \
+$(BUILD)/tests/test_grader $(BUILD)/tests/test_shard $(BUILD)/tests/test_import $(BUILD)/tests/test_complog: \
 $(BUILD)/tests/%: $(BUILD)/obj/grader/tests/%.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKITREF) $(LIBKIT_HOST)
 	$(call link_c,-lcunit)
 # The sandbox's containment: memory limit, a uid per grader, namespaces, seccomp (some suites need root).
