@@ -124,5 +124,28 @@ out=$(KIT_BUILD="$fake" JOBS=2 bash mk/run-tests.sh "$fake/logs" --build "a brok
     [ ! -f "$fake/logs/a-test-after.log" ] && ok ||
     bad "run-tests.sh: a program listed after a failed --build ran, or the failure went unsaid: ${out:0:200}" "$repro"
 
+# Two programs whose summary lines bear one name fail (make test listed "cpu emulation tests" twice);
+# a skipped test's reason reaches the closing lines.
+printf '#!/bin/sh\necho "twin: 1 passed, 0 failed, 0 skipped"\n' >"$fake/a/twin"
+cp "$fake/a/twin" "$fake/b/twin"
+printf '#!/bin/sh\necho "SKIPPED gpu suite (3 tests): no GPU here"\necho "skippy: 1 passed, 0 failed, 3 skipped"\n' >"$fake/skippy"
+chmod +x "$fake/a/twin" "$fake/b/twin" "$fake/skippy"
+out=$(KIT_BUILD="$fake" JOBS=2 bash mk/run-tests.sh "$fake/logs" "$fake/a/twin" "$fake/b/twin" 2>&1)
+[ $? = 1 ] && grep -q "FAILED: .*twin.* both report as 'twin'" <<<"$out" && ok ||
+    bad "run-tests.sh: two programs that both report as 'twin' were not failed: ${out:0:300}" "$repro"
+out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" "$fake/skippy" 2>&1)
+[ $? = 0 ] && grep -q '^SKIPPED: skippy: gpu suite (3 tests): no GPU here$' <<<"$out" && ok ||
+    bad "run-tests.sh: a skipped suite's reason is not in the summary: ${out:0:300}" "$repro"
+# A step says when it starts: each build and program that took 5 s or more last time (all of them
+# on a first run); one that took less is not announced.
+rm -rf "$fake/logs"
+out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" --build "the fakes" true "$fake/skippy" 2>&1)
+grep -q '^  \.\. .*building the fakes$' <<<"$out" && grep -q '^  \.\. .*running skippy$' <<<"$out" && ok ||
+    bad "run-tests.sh: a first run does not announce its build and programs: ${out:0:300}" "$repro"
+printf 'skippy\t7.5\t0\t7.0\nbuild-1\t0.2\t0\t0.1\n' >"$fake/logs/times.tsv"
+out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" --build "the fakes" true "$fake/skippy" 2>&1)
+grep -q '^  \.\. .*running skippy (7 s last time)$' <<<"$out" && ! grep -q 'building the fakes' <<<"$out" && ok ||
+    bad "run-tests.sh: a 7 s program should be announced and a 0.2 s build not: ${out:0:300}" "$repro"
+
 echo "check-make: $passed passed, $failed failed, 0 skipped"
 [ $failed = 0 ]
