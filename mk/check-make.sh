@@ -147,5 +147,30 @@ out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" --build "the fakes" tr
 grep -q '^  \.\. .*running skippy (7 s last time)$' <<<"$out" && ! grep -q 'building the fakes' <<<"$out" && ok ||
     bad "run-tests.sh: a 7 s program should be announced and a 0.2 s build not: ${out:0:300}" "$repro"
 
+# mk/grade-course.sh runs one shard per core by default, and shows each student as it is graded,
+# here with a made-up grader that grades the students of its shard (K of N: every N-th, sorted).
+course=$empty/course
+mkdir -p "$course/subs/ann" "$course/subs/bob" "$course/subs/cy"
+cat >"$course/grader" <<'FAKE'
+#!/bin/bash
+shard= gather=
+while [ $# -gt 0 ]; do
+    case $1 in --shard) shard=$2; shift ;; --gather) gather=1 ;; --help) exit 0 ;; esac
+    shift
+done
+[ -n "$gather" ] && { echo "gathered"; exit 0; }
+k=${shard%/*} n=${shard#*/} i=0
+echo "Shard $k/$n: the students"
+for s in ann bob cy; do [ $((i++ % n)) = "$k" ] && echo "  $s: 10/10 (100.0%) in 0.1 s"; done
+exit 0
+FAKE
+chmod +x "$course/grader"
+cores=$(nproc 2>/dev/null || echo 2)
+out=$(bash mk/grade-course.sh --grader "$course/grader" --out "$course/out" "$course/subs" 2>&1)
+[ $? = 0 ] && grep -q "in $cores shards here, $cores at a time" <<<"$out" && grep -q '^  ann: 10/10' <<<"$out" &&
+    grep -q '^  bob: 10/10' <<<"$out" && grep -q '^  cy: 10/10' <<<"$out" && grep -q '^  ann: 10/10' "$course/out/logs/shard-0.log" && ok ||
+    bad "grade-course: expected $cores shards (one per core) and a line per student on the terminal, got: ${out:0:300}" \
+        "bash mk/check-make.sh"
+
 echo "check-make: $passed passed, $failed failed, 0 skipped"
 [ $failed = 0 ]
