@@ -11,7 +11,11 @@ SHELL := /bin/bash
 BUILD ?= build
 SMS ?= 90
 V ?= 0
-NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc),nvcc)
+# nvcc: in PATH, else in CUDA_HOME. The CPU build never needs it: only GPU builds (GPU=1, or a GPU here) do.
+CUDA_HOME ?= /usr/local/cuda
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc),nvcc)
+NVCC_FOUND := $(if $(shell command -v '$(NVCC)' 2>/dev/null),1,0)
+export CUDA_HOME
 ifeq ($(origin CC),default)
 CC := gcc
 endif
@@ -346,8 +350,9 @@ LAB_COUNTS_GOLDEN := results/2026-11-28-h100-h200-merge-exchange/golden.tsv
 # tests that share the cores do not time each other's runners out. The grader's self-test runs in
 # three parts (test_selftest.c's main). In the student's kit (no solutions/) the lab builds are the CPU build's
 # tests alone. The self-test also grades one submission in GPU mode, a compile error that nvcc
-# must report, and the grader wants libkit.a for that: its one nvcc object takes seconds.
-TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(LIBKIT)) $(KIT_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT)
+# must report, and the grader wants libkit.a for that: its one nvcc object takes seconds. Without
+# nvcc (and without GPU=1) it is left out, and the self-test skips that case, saying why.
+TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(if $(filter 1,$(NVCC_FOUND) $(GPU)),$(LIBKIT))) $(KIT_TESTS) $(GRADER) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT)
 TEST_LAB_BUILDS := $(CPU_TESTS) $(SOL_TESTS) \
                    $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS))
 TEST_FIRST := $(call sol,"$(BUILD)/tests/test_selftest rest" "$(BUILD)/tests/test_selftest fixtures 0/2" \
@@ -400,7 +405,7 @@ grade-course:
 check:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
-	@bash mk/deps.sh check
+	@KIT_NEED_NVCC=$(GPU_ASKED) bash mk/deps.sh check
 	+@$(SUBMAKE) $(GRADER) $(LIBKIT_CPU) $(if $(filter 1,$(GPU_ASKED)),$(LIBKIT))
 	$(Q)KIT_CHECK_GPU=$(GPU_ASKED) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
 

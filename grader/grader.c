@@ -716,7 +716,8 @@ static void name_marker(const spec_lab *spec, const char *shown, const char *rea
  * of the earlier lab it uses, in the submission as the user named it (`shown`). A marker of
  * neither is quoted as it came. When a test of task `task` reached the marker of another task of
  * the lab (lab 8's order tests run the student's worst_subproblem where the kit has no reference
- * subproblem), the line says that `task` needs that one first.
+ * subproblem; lab 1's stable tests run merge_sequential), the line says that its tests run that
+ * task's code too: "its tests also run task warp's code: not implemented: lab 08:warp in ...".
  */
 static void name_skeleton(const spec_lab *spec, const char *task, const char *shown, const char *reached, char *buf,
                           size_t len)
@@ -726,7 +727,7 @@ static void name_skeleton(const spec_lab *spec, const char *task, const char *sh
     name_marker(spec, shown, reached, marker, sizeof marker);
     if (colon && strcmp(colon + 1, task) != 0 && spec_find_task(spec, colon + 1) >= 0 &&
         strncmp(reached, spec->lab, (size_t)(colon - reached)) == 0 && spec->lab[colon - reached] == '\0')
-        fmt(buf, len, "task %s needs task %s first: %s", task, colon + 1, marker);
+        fmt(buf, len, "its tests also run task %s's code: %s", colon + 1, marker);
     else
         fmt(buf, len, "%s", marker);
 }

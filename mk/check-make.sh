@@ -77,13 +77,21 @@ done
 grep -q "mk/deps.sh check" <<<"$(dry check LAB=01 GPU=0)" && ok ||
     bad "make check should run mk/deps.sh check" "make -n check LAB=01"
 mkdir -p "$empty/tools"
-for t in nvcc gcc nm readelf c++filt patch id; do
-    p=$(command -v $t || echo /usr/local/cuda/bin/$t)
+for t in gcc g++ nm readelf c++filt patch id; do
+    p=$(command -v $t)
     [ -x "$p" ] && ln -sf "$p" "$empty/tools/$t"
 done
-out=$(PATH="$empty/tools" "$BASH" mk/deps.sh check 2>&1)
-[ $? = 0 ] && [ -z "$out" ] && ok || bad "mk/deps.sh check without Doxygen should be quiet, got: ${out:0:160}" \
+out=$(PATH="$empty/tools" CUDA_HOME=/nonexistent KIT_NEED_NVCC=0 "$BASH" mk/deps.sh check 2>&1)
+[ $? = 0 ] && [ -z "$out" ] && ok || bad "mk/deps.sh check without Doxygen and nvcc should be quiet, got: ${out:0:160}" \
     "bash mk/check-make.sh"
+# nvcc only for a GPU build: asked for, and missing, it is the one thing deps.sh stops on.
+out=$(PATH="$empty/tools" CUDA_HOME=/nonexistent KIT_NEED_NVCC=1 "$BASH" mk/deps.sh check 2>&1)
+[ $? = 1 ] && grep -q "nvcc not found, and a GPU build is asked for" <<<"$out" && ok ||
+    bad "mk/deps.sh with KIT_NEED_NVCC=1 and no nvcc should fail naming nvcc, got: ${out:0:160}" "bash mk/check-make.sh"
+# make check and make test ask for nvcc only with GPU=1 (a GPU here sets it too).
+grep -q "KIT_NEED_NVCC=0 bash mk/deps.sh check" <<<"$(dry check LAB=01 GPU=0)" &&
+    grep -q "KIT_NEED_NVCC=1 bash mk/deps.sh check" <<<"$(dry check LAB=01 GPU=1)" && ok ||
+    bad "make check should ask deps.sh for nvcc with GPU=1 only" "make -n check LAB=01 GPU=1"
 # mk/check.sh's side, with a made-up grader (it prints its mode) and a made-up nvidia-smi.
 mkdir -p "$empty/smi-yes" "$empty/smi-no"
 printf '#!/bin/sh\nfor a; do case "$a" in cpu|gpu) echo "mode $a";; esac; done\n' >"$empty/grader"
