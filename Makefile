@@ -389,7 +389,7 @@ GRADE_WHAT = $(if $(SUBMISSION),--submission "$(SUBMISSION)",$(if $(call sol,1),
 grade:
 	@bash mk/deps.sh
 	+@$(SUBMAKE) $(GRADER) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU)
-	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" --build-jobs $(JOBS) $(GRADE_WHAT) \
+	$(Q)$(GRADER) --kit . --cxx "$(CXX)" --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" --build-jobs $(JOBS) $(GRADE_WHAT) \
 	  $(foreach l,$(LAB_IDS),--lab "$(l)")
 
 # A course at once, in shards: local workers, or with SLURM=1 a Slurm job array and a gather job (mk/grade-course.sh).
@@ -402,12 +402,16 @@ grade-course:
 
 # The student's loop: your labs/NN-* file, that lab's public tests of grading.spec, run by the
 # grader as make grade runs them; TEST=NAME reruns one. The GPU build too with GPU=1 (mk/check.sh).
+# Once they pass (and without TEST), the lab's CUnit program, rebuilt by make from your file so that
+# it never runs stale code, runs its suites (mk/check-suites.sh).
 check:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
 	@KIT_NEED_NVCC=$(GPU_ASKED) bash mk/deps.sh check
 	+@$(SUBMAKE) $(GRADER) $(LIBKIT_CPU) $(if $(filter 1,$(GPU_ASKED)),$(LIBKIT))
-	$(Q)KIT_CHECK_GPU=$(GPU_ASKED) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
+	$(Q)KIT_CHECK_GPU=$(GPU_ASKED) KIT_CXX="$(CXX)" KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
+	$(if $(TEST),,+@$(SUBMAKE) $(BUILD)/labs/student-cpu/$(LABDIR)/test)
+	$(if $(TEST),,$(Q)bash mk/check-suites.sh $(BUILD)/labs/student-cpu/$(LABDIR)/test $(LABDIR))
 
 run:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \

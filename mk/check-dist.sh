@@ -151,6 +151,25 @@ after=$(stat -c %Y.%s "$base" 2>/dev/null)
 [ -n "$before" ] && [ "$before" = "$after" ] && ok "student kit: after an edit, make check LAB=01 keeps the baseline object" ||
     bad "student kit: the baseline $base was rebuilt after an edit of labs/ (before '$before', after '$after'); log: $work/student-check-edited.log"
 
+# Once the public tests pass, make check runs the lab's CUnit program, rebuilt from the student's
+# file: after an edit it runs the edited code, never the program built before it.
+lab1="$root/labs/01-sequential-merge/merge_sequential.cuh"
+prog="$root/build/labs/student-cpu/01-sequential-merge/test"
+cp solutions/01-sequential-merge/merge_sequential.cuh "$lab1"
+student_make check LAB=01 >"$work/student-check-suites.log"
+first=$?
+sleep 1
+echo "/* an edit after the first make check */" >>"$lab1"
+student_make check LAB=01 >>"$work/student-check-suites.log"
+second=$?
+if [ $first = 0 ] && [ $second = 0 ] && [ "$prog" -nt "$lab1" ] &&
+    [ "$(grep -c "the lab's own suites (build/labs/student-cpu/01-sequential-merge/test): [0-9]* passed, 0 failed" \
+        "$work/student-check-suites.log")" = 2 ]; then
+    ok "student kit: make check LAB=01 runs the lab's suites once its tests pass, rebuilt after an edit"
+else
+    bad "student kit: make check LAB=01 on the solution exited $first then $second, or its suites' program was not rebuilt after an edit; log: $work/student-check-suites.log"
+fi
+
 # Behaviour as well as text: a lab file that calls anything of the instructor-only library
 # (libkitref, the reference answers) does not link in the student kit. Lab 1's skeleton, plus a
 # table of every function libkitref defines, is built there; the link must fail on each of them.

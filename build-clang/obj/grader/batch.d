@@ -1,0 +1,20 @@
+build-clang/obj/grader/batch.o: grader/batch.c grader/batch.h \
+  grader/report.h grader/check.h grader/sandbox.h common/kit_types.h \
+  grader/spec.h common/kit_gen.h \
+  labs/06-predecessor-search/harness/pbs_host.h
+
+grader/batch.h:
+
+grader/report.h:
+
+grader/check.h:
+
+grader/sandbox.h:
+
+common/kit_types.h:
+
+grader/spec.h:
+
+common/kit_gen.h:
+
+labs/06-predecessor-search/harness/pbs_host.h:

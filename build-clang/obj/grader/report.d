@@ -1,0 +1,17 @@
+build-clang/obj/grader/report.o: grader/report.c grader/report.h \
+  grader/check.h grader/sandbox.h common/kit_types.h grader/spec.h \
+  common/kit_gen.h labs/06-predecessor-search/harness/pbs_host.h
+
+grader/report.h:
+
+grader/check.h:
+
+grader/sandbox.h:
+
+common/kit_types.h:
+
+grader/spec.h:
+
+common/kit_gen.h:
+
+labs/06-predecessor-search/harness/pbs_host.h:
