@@ -97,7 +97,8 @@ mkdir -p "$empty/smi-yes" "$empty/smi-no"
 printf '#!/bin/sh\nfor a; do case "$a" in cpu|gpu) echo "mode $a";; esac; done\n' >"$empty/grader"
 printf '#!/bin/sh\nexit 0\n' >"$empty/smi-yes/nvidia-smi"
 printf '#!/bin/sh\nexit 9\n' >"$empty/smi-no/nvidia-smi"
-chmod +x "$empty/grader" "$empty/smi-yes/nvidia-smi" "$empty/smi-no/nvidia-smi"
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --cxx ] && echo "cxx $2"; shift; done\n' >"$empty/grader-cxx"
+chmod +x "$empty/grader" "$empty/grader-cxx" "$empty/smi-yes/nvidia-smi" "$empty/smi-no/nvidia-smi"
 check_sh() { PATH="$empty/$1:$PATH" KIT_CHECK_GPU=$2 bash mk/check.sh "$empty/grader" "$empty" 01-sequential-merge 2>&1; }
 out=$(check_sh smi-yes 0)
 [ $? = 0 ] && grep -q "mode cpu" <<<"$out" && ! grep -q "mode gpu" <<<"$out" && grep -q "make check LAB=01 GPU=1 adds" <<<"$out" &&
@@ -154,6 +155,14 @@ printf 'skippy\t7.5\t0\t7.0\nbuild-1\t0.2\t0\t0.1\n' >"$fake/logs/times.tsv"
 out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" --build "the fakes" true "$fake/skippy" 2>&1)
 grep -q '^  \.\. .*running skippy (7 s last time)$' <<<"$out" && ! grep -q 'building the fakes' <<<"$out" && ok ||
     bad "run-tests.sh: a 7 s program should be announced and a 0.2 s build not: ${out:0:300}" "$repro"
+
+# CXX=clang++ reaches the grader's CPU builds: make check (mk/check.sh's KIT_CXX) and make grade (--cxx).
+grep -q 'KIT_CXX="clang++" .*mk/check.sh' <<<"$(dry check LAB=01 GPU=0 CXX=clang++)" &&
+    grep -q -- '--cxx "clang++"' <<<"$(dry grade LAB=01 GPU=0 CXX=clang++)" && ok ||
+    bad "CXX=clang++ does not reach the grader of make check and make grade" "make -n check LAB=01 CXX=clang++"
+out=$(PATH="$empty/smi-no:$PATH" KIT_CXX=clang++ bash mk/check.sh "$empty/grader-cxx" "$empty" 01-sequential-merge 2>&1)
+[ "$out" = "cxx clang++" ] && ok || bad "mk/check.sh does not pass KIT_CXX to the grader as --cxx, got: ${out:0:160}" \
+    "bash mk/check-make.sh"
 
 # mk/grade-course.sh runs one shard per core by default, and shows each student as it is graded,
 # here with a made-up grader that grades the students of its shard (K of N: every N-th, sorted).
