@@ -3,7 +3,7 @@
  * Turns an export of submissions into the class layout that `grader --batch` reads: an instructor
  * downloads Gradescope's "Export Submissions" zip or an LMS's bulk download (a folder per student,
  * a zip per student, or files named by student), and `grader --import EXPORT --class DIR` lays it
- * out as DIR/<student>/<NN-slug>/<file>, one folder per student, with names made safe.
+ * out as DIR/STUDENT/NN-slug/FILE, one folder per student, with names made safe.
  */
 #ifndef IMPORT_H
 #define IMPORT_H
@@ -34,7 +34,7 @@ void import_safe_name(const char *raw, char *out, size_t len);
  * The student an export's file or folder name stands for, with what an LMS adds to it taken off:
  * Canvas's "_LATE" and its two trailing number groups ("doejane_LATE_12345_67890" -> "doejane"),
  * Moodle's "_NNN_assignsubmission_file_" ("Jane Doe_123_assignsubmission_file_" -> "Jane Doe"),
- * Blackboard's "<assignment>_<user>_attempt_<date>" (-> "<user>"), and the blanks, '_' and '-' that
+ * Blackboard's "ASSIGNMENT_USER_attempt_DATE" (-> "USER"), and the blanks, '_' and '-' that
  * joined the name to a file name. Any other name is kept as it is.
  * @param[in]  raw the name (a folder's, a zip's without ".zip", or a file's before its lab file name)
  * @param[out] out the student's name, not yet made safe (import_safe_name())
@@ -53,7 +53,7 @@ void import_student_of(const char *raw, char *out, size_t len);
  * skeletons/, __MACOSX/ or a dot-folder are never taken (the kit's own). Two different candidates
  * of the same rank: the first in path order, and a warning. Links are never followed, files over 1 MiB
  * are left, and a zip holding a link, an absolute path or ".." is not unpacked.
- * Each file goes to CLASS/<student>/<lab>/<file> (replacing an earlier import's), and
+ * Each file goes to CLASS/STUDENT/LAB/FILE (replacing an earlier import's), and
  * CLASS/import-names.tsv gets a line per student: safe name, name in the export, where it came from.
  * @param[in]  export_path the export: a folder or a .zip
  * @param[in]  class_dir   the class folder (made if missing)

@@ -609,7 +609,8 @@ void report_gradescope(FILE *f, const grade_report *r)
         gradescope_summary(m, r);
         fclose(m);
     }
-    fprintf(f, "{\n  \"execution_time\": %d,\n  \"output\": \"", (int)(r->seconds + 0.5));
+    /* the score at the top too: Gradescope wants one there when some entries (tests not run) carry none */
+    fprintf(f, "{\n  \"score\": %d,\n  \"execution_time\": %d,\n  \"output\": \"", r->points, (int)(r->seconds + 0.5));
     json_lines(f, summary ? summary : "");
     free(summary);
     fputs("\",\n  \"output_format\": \"text\",\n  \"test_output_format\": \"text\",\n  \"test_name_format\": \"text\",\n"

@@ -180,14 +180,14 @@ void report_json(FILE *f, const grade_report *r);
  * @param[in]  f      the spec, read from where it stands to its end
  * @param[in]  name   its name, for messages
  * @param[out] v      the lab's visibility (keys not named keep what they held)
- * @param[out] err    on error, "<name>:<line>: <what>"
+ * @param[out] err    on error, "NAME:LINE: what is wrong"
  * @param[in]  errlen size of @p err
  * @return 0, or -1 on the first bad line
  */
 int report_visibility_read(FILE *f, const char *name, report_visibility *v, char *err, size_t errlen);
 
 /**
- * Gradescope's results.json. A top-level "output" sums up the submission: the total, each lab's
+ * Gradescope's results.json. The top level has the total "score", and an "output" that sums up the submission: the total, each lab's
  * points and the tasks that failed. One entry per task carries the points; one entry per test
  * (0 points) says whether it passed, and a test that did not run (after an earlier test of its task
  * failed) is an entry without a score or a status, named "(not run)". Each entry's visibility is

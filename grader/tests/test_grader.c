@@ -924,6 +924,7 @@ static void test_report_gradescope(void)
     KIT_ASSERT_MSG(json_valid(gs), "report_gradescope wrote invalid JSON:\n%s", gs);
     KIT_ASSERT_MSG(first_unsafe_byte(gs, "\n") < 0, "report_gradescope wrote invalid UTF-8 or control bytes");
     /* the top-level output sums up the submission, as plain text */
+    KIT_ASSERT_MSG(strncmp(gs, "{\n  \"score\": 6,\n", 15) == 0, "no total score at the top:\n%s", gs);
     KIT_ASSERT_MSG(strstr(gs, "\"output\": \"Total: 6/10 (60.0%), runners built for the kit's CPU emulation.\\n01-x: "
                               "6/10; not passed: stable\\n02-y: not graded") &&
                        strstr(gs, "\"output_format\": \"text\""),

@@ -1027,5 +1027,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    return kit_test_main("grader self-test", register_tests);
+    /* each part's summary line names it: make test's summary tells the parts apart */
+    char name[96];
+    snprintf(name, sizeof name, "grader self-test%s%s%s%s", part ? " (" : "", part && !rest_only ? "fixtures " : "",
+             part ? part : "", part ? ")" : "");
+    return kit_test_main(name, register_tests);
 }

@@ -1,3 +1,0 @@
-build-clang/obj/common/kit_mem.o: common/kit_mem.c common/kit_mem.h
-
-common/kit_mem.h:

@@ -1,3 +1,0 @@
-build-clang/obj/common/kit_ncu.o: common/kit_ncu.c common/kit_ncu.h
-
-common/kit_ncu.h:
