@@ -11,7 +11,11 @@ SHELL := /bin/bash
 BUILD ?= build
 SMS ?= 90
 V ?= 0
-NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc),nvcc)
+# nvcc: in PATH, else in CUDA_HOME. The CPU build never needs it: only GPU builds (GPU=1, or a GPU here) do.
+CUDA_HOME ?= /usr/local/cuda
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc),nvcc)
+NVCC_FOUND := $(if $(shell command -v '$(NVCC)' 2>/dev/null),1,0)
+export CUDA_HOME
 ifeq ($(origin CC),default)
 CC := gcc
 endif
@@ -109,7 +113,7 @@ LIBKIT_OBJS := $(HOST_OBJS) $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard common/*
 LIBKIT_CPU_OBJS := $(HOST_OBJS) $(patsubst %,$(BUILD)/cpu/obj/%.o,$(basename $(wildcard common/*.cu common/*.cc)))
 GRADER_LIB_OBJS := $(ANSWERS_OBJ) $(BUILD)/obj/grader/spec.o $(BUILD)/obj/grader/draw.o $(BUILD)/obj/grader/sandbox.o $(BUILD)/obj/grader/check.o $(BUILD)/obj/grader/report.o $(BUILD)/obj/grader/batch.o \
                    $(BUILD)/obj/grader/build.o $(BUILD)/obj/grader/vet.o $(BUILD)/obj/grader/shard.o $(BUILD)/obj/grader/skel.o \
-                   $(BUILD)/obj/grader/counts.o
+                   $(BUILD)/obj/grader/counts.o $(BUILD)/obj/grader/import.o $(BUILD)/obj/grader/complog.o
 
 # Each lab's driver and tests, built against the solutions (sol) and against your file (student),
 # by nvcc (GPU binaries: only where $(GPU) is 1) and through the CPU emulation (-cpu).
@@ -135,7 +139,8 @@ KIT_TESTS := $(call sol,$(BUILD)/tests/test_common) $(BUILD)/tests/test_labcheck
              $(BUILD)/tests/test_bank \
              $(BUILD)/tests/test_viz $(BUILD)/tests/test_ncu $(call sol,$(BUILD)/tests/test_worst) \
              $(BUILD)/tests/test_skel $(BUILD)/tests/test_grader $(BUILD)/tests/test_draw $(BUILD)/tests/test_sandbox \
-             $(call sol,$(BUILD)/tests/test_selftest) $(BUILD)/tests/test_shard
+             $(call sol,$(BUILD)/tests/test_selftest) $(BUILD)/tests/test_shard $(BUILD)/tests/test_import \
+             $(BUILD)/tests/test_complog
 CPU_TESTS := $(BUILD)/cpu/tests/test_cuda $(BUILD)/cpu/tests/test_cpu $(BUILD)/cpu/tests/test_cpu_ucontext $(SOL_CPU_TESTS)
 
 # LAB=1, LAB=01 or LAB=01-sequential-merge picks one lab folder, LABDIR. LAB_IDS writes each lab of
@@ -344,7 +349,7 @@ $(BUILD)/tests/test_viz: $(BUILD)/obj/common/tests/test_viz.o $(SORTLOG_OBJ) $(V
 	$(call link_c,-lcunit -lm)
 $(BUILD)/tests/test_skel: $(BUILD)/obj/grader/tests/test_skel.o $(BUILD)/obj/grader/skel.o $(LIBKITTEST)
 	$(call link_c,-lcunit)
-$(BUILD)/tests/test_grader $(BUILD)/tests/test_draw $(BUILD)/tests/test_shard: \
+$(BUILD)/tests/test_grader $(BUILD)/tests/test_draw $(BUILD)/tests/test_shard $(BUILD)/tests/test_import $(BUILD)/tests/test_complog: \
 $(BUILD)/tests/%: $(BUILD)/obj/grader/tests/%.o $(GRADER_LIB_OBJS) $(LIBKITTEST) $(LIBKITREF) $(LIBKIT_HOST)
 	$(call link_c,-lcunit)
 # The sandbox's containment: memory limit, a uid per grader, namespaces, seccomp (some suites need root).
@@ -364,12 +369,13 @@ LAB_COUNTS_GOLDEN := results/2026-11-28-h100-h200-merge-exchange/golden.tsv
 # tests that share the cores do not time each other's runners out. The grader's self-test runs in
 # three parts (test_selftest.c's main). In the student's kit (no solutions/) the lab builds are the CPU build's
 # tests alone. The self-test also grades one submission in GPU mode, a compile error that nvcc
-# must report, and the grader wants libkit.a for that: its one nvcc object takes seconds.
+# must report, and the grader wants libkit.a for that: its one nvcc object takes seconds. Without
+# nvcc (and without GPU=1) it is left out, and the self-test skips that case, saying why.
 # The numbers the handouts quote: every mark names the command that gives it (mk/numbers.sh). make
 # numbers rewrites the generated tables from the tools; make test checks every mark. The tools it runs:
 # the solutions' CPU drivers, worst_case, bankviz, the CPU bankcheck and lab 6's conflicts benchmark.
 NUMBERS_TOOLS := $(WORST_CASE) $(BANKVIZ) $(BUILD)/cpu/tools/bankcheck $(BUILD)/cpu/bench/pbs_conflicts
-TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(LIBKIT)) $(KIT_TESTS) $(GRADER) $(LABCHECK) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT)
+TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(if $(filter 1,$(NVCC_FOUND) $(GPU)),$(LIBKIT))) $(KIT_TESTS) $(GRADER) $(LABCHECK) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT)
 TEST_LAB_BUILDS := $(CPU_TESTS) $(SOL_TESTS) \
                    $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS) $(NUMBERS_TOOLS))
 TEST_FIRST := $(call sol,"$(BUILD)/tests/test_selftest rest" "$(BUILD)/tests/test_selftest fixtures 0/2" \
@@ -407,7 +413,7 @@ GRADE_WHAT = $(if $(SUBMISSION),--submission "$(SUBMISSION)",$(if $(call sol,1),
 grade:
 	@bash mk/deps.sh
 	+@$(SUBMAKE) $(GRADER) $(LABCHECK) $(call gpu,$(LIBKIT)) $(LIBKIT_CPU)
-	$(Q)$(GRADER) --kit . --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" --build-jobs $(JOBS) $(GRADE_WHAT) \
+	$(Q)$(GRADER) --kit . --cxx "$(CXX)" --nvcc "$(NVCC)" --nvcc-flags "$(GENCODE)" --build-jobs $(JOBS) $(GRADE_WHAT) \
 	  $(foreach l,$(LAB_IDS),--lab "$(l)")
 
 # A course at once, in shards: local workers, or with SLURM=1 a Slurm job array and a gather job (mk/grade-course.sh).
@@ -420,12 +426,16 @@ grade-course:
 
 # The student's loop: your labs/NN-* file, that lab's public tests of grading.spec, run by the
 # grader as make grade runs them; TEST=NAME reruns one. The GPU build too with GPU=1 (mk/check.sh).
+# Once they pass (and without TEST), the lab's CUnit program, rebuilt by make from your file so that
+# it never runs stale code, runs its suites (mk/check-suites.sh).
 check:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make check: say which lab, e.g. make check LAB=01 (labs: $(LABS))" >&2; exit 2; fi
-	@bash mk/deps.sh check
+	@KIT_NEED_NVCC=$(GPU_ASKED) bash mk/deps.sh check
 	+@$(SUBMAKE) $(GRADER) $(LABCHECK) $(LIBKIT_CPU) $(if $(filter 1,$(GPU_ASKED)),$(LIBKIT))
-	$(Q)KIT_CHECK_GPU=$(GPU_ASKED) KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
+	$(Q)KIT_CHECK_GPU=$(GPU_ASKED) KIT_CXX="$(CXX)" KIT_NVCC="$(NVCC)" KIT_NVCC_FLAGS="$(GENCODE)" bash mk/check.sh $(GRADER) $(BUILD) $(LABDIR) $(TEST)
+	$(if $(TEST),,+@$(SUBMAKE) $(BUILD)/labs/student-cpu/$(LABDIR)/test)
+	$(if $(TEST),,$(Q)bash mk/check-suites.sh $(BUILD)/labs/student-cpu/$(LABDIR)/test $(LABDIR))
 
 run:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \

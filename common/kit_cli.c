@@ -69,6 +69,8 @@ int kit_args_parse(kit_args *a, int argc, char **argv, char *err, size_t errlen)
         const char *val = argv[++i];
         long long ll = 0;
         int bad = 0;
+        char allowed[160]; /* what the option takes, for the message when val is not that */
+        snprintf(allowed, sizeof allowed, "a whole number from 0 to %d", INT32_MAX);
         if (strcmp(opt, "--m") == 0) {
             bad = parse_ll(val, 0, INT32_MAX, &ll);
             a->m = ll;
@@ -81,27 +83,37 @@ int kit_args_parse(kit_args *a, int argc, char **argv, char *err, size_t errlen)
         } else if (strcmp(opt, "--repeat") == 0) {
             bad = parse_ll(val, 1, 1000000, &ll);
             a->repeat = (int)ll;
+            snprintf(allowed, sizeof allowed, "a whole number from 1 to 1000000");
         } else if (strcmp(opt, "--trace") == 0) {
             bad = val[0] == '\0';
             a->trace = val;
+            snprintf(allowed, sizeof allowed, "a file name");
         } else if (strcmp(opt, "--alg") == 0 || strcmp(opt, "--queries") == 0) {
             bad = val[0] == '\0'; /* the lab's driver checks the name */
             *(opt[2] == 'a' ? &a->alg : &a->queries) = val;
+            snprintf(allowed, sizeof allowed, "a name (the lab's --help lists them)");
         } else if (strcmp(opt, "--blocks") == 0 || strcmp(opt, "--tile") == 0) {
             bad = parse_ll(val, 1, INT32_MAX, &ll);
             *(opt[2] == 'b' ? &a->blocks : &a->tile) = (int)ll;
+            snprintf(allowed, sizeof allowed, "a whole number from 1 to %d", INT32_MAX);
         } else if (strcmp(opt, "--threads") == 0) {
             bad = parse_ll(val, 1, 1024, &ll);
             a->threads = (int)ll;
+            snprintf(allowed, sizeof allowed, "a whole number from 1 to 1024 (threads per block)");
         } else if (strcmp(opt, "--seed") == 0) {
             bad = parse_u64(val, &a->seed);
+            snprintf(allowed, sizeof allowed, "a whole number from 0 to %llu", (unsigned long long)UINT64_MAX);
         } else if (strcmp(opt, "--type") == 0) {
             bad = kit_type_parse(val, &a->type);
+            snprintf(allowed, sizeof allowed, "i32, i64 or kv32");
         } else {
             bad = kit_gen_parse(val, &a->gen);
+            size_t used = (size_t)snprintf(allowed, sizeof allowed, "one of");
+            for (int g = 0; g < KIT_GEN_COUNT && used < sizeof allowed; g++)
+                used += (size_t)snprintf(allowed + used, sizeof allowed - used, " %s", kit_gen_name((kit_gen)g));
         }
         if (bad) {
-            snprintf(err, errlen, "bad value '%s' for %s", val, opt);
+            snprintf(err, errlen, "bad value '%s' for %s: %s", val, opt, allowed);
             return -1;
         }
     }

@@ -36,7 +36,8 @@ void kit_args_defaults(kit_args *a);
  * @param[in,out] a      defaults on entry, the parsed options on return
  * @param[in]     argc   argument count, argv[0] included
  * @param[in]     argv   arguments
- * @param[out]    err    on error, a one-line message naming the bad option
+ * @param[out]    err    on error, a one-line message naming the bad option and, for a bad value, what
+ *                       it takes ("bad value '2000' for --threads: a whole number from 1 to 1024 ...")
  * @param[in]     errlen size of @p err
  * @return 0 on success, 1 if --help was given, -1 on a bad option or value
  */

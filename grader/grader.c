@@ -24,6 +24,7 @@
 #include "check.h"
 #include "counts.h"
 #include "draw.h"
+#include "import.h"
 #include "kit_timer.h"
 #include "report.h"
 #include "sandbox.h"
@@ -52,10 +53,12 @@ typedef struct options {
     const char *batch;        /* grade every subfolder of this folder */
     const char *gradebook;    /* batch mode's CSV gradebook */
     int force;                /* batch mode: regrade students already in the gradebook */
-    const char *reports;      /* batch mode: write <student>.json here too */
+    const char *reports;      /* batch mode: write <student>.json and <student>.md here too */
     shard_spec shard;         /* batch mode: grade only this shard of the students... */
     const char *out;          /* ...into one result file per student here (grader/shard.h) */
     const char *gather;       /* merge the result files of this folder into the gradebook */
+    const char *import_from;  /* --import: a Gradescope or LMS export to lay out as a class folder... */
+    const char *class_dir;    /* ...here (--class) */
     double expect;            /* fail (exit 1) below this percentage; < 0 to never fail */
     int timeout_s;            /* default per-test limit: CPU time in CPU mode, wall clock in GPU mode (check.c) */
     int compile_timeout_s;
@@ -127,13 +130,17 @@ static void usage(FILE *f, const char *prog)
             "                        students already in it are skipped, so an interrupted run resumes\n"
             "  --gradebook FILE      batch mode's gradebook (default gradebook.csv)\n"
             "  --force               batch mode: regrade the students already in the gradebook\n"
-            "  --reports DIR         batch mode: also write each student's full results to DIR/<student>.json\n"
+            "  --reports DIR         batch mode: also write each student's full results to DIR/<student>.json,\n"
+            "                        and a feedback page to send them, DIR/<student>.md (Markdown)\n"
             "  --shard K/N           batch mode: grade only the K-th of N shards of the students (K from 0; a\n"
             "                        student's shard is a hash of its folder's name), with --out\n"
             "  --out DIR             batch mode: write each student's results to DIR/<student>.tsv and .json\n"
             "                        instead of a gradebook (all students when no --shard)\n"
             "  --gather DIR          merge the results in DIR into --gradebook; with --batch, every student there\n"
             "                        gets a row, and one without a result a row that says result:missing\n"
+            "  --import EXPORT       with --class DIR: lay out a Gradescope or LMS export (a folder or a zip: a\n"
+            "                        folder, a zip or files named by student) as DIR/<student>/<NN-slug>/<file>,\n"
+            "                        the folder --batch grades; names made safe, DIR/import-names.tsv maps them\n"
             "  --expect PERCENT      exit 1 if the score is below PERCENT (self-checks)\n"
             "  --secret FILE         the course secret the hidden tests are drawn from, with each submission's\n"
             "                        files (default: WORK/grader.secret, made on first use); a regrade with the\n"
@@ -200,7 +207,8 @@ static int parse_value(options *o, const char *a, const char *v)
                  {"--libkit", &o->libkit}, {"--libkit-cpu", &o->libkit_cpu}, {"--cxx", &o->cxx},
                  {"--mode", &o->mode}, {"--work", &o->work}, {"--sandbox-user", &o->sandbox_user},
                  {"--calibrate", &o->calibrate}, {"--counts", &o->counts}, {"--ncu", &o->ncu},
-                 {"--secret", &o->secret}, {"--make-secret", &o->make_secret}};
+                 {"--secret", &o->secret}, {"--make-secret", &o->make_secret},
+                 {"--import", &o->import_from}, {"--class", &o->class_dir}};
     const struct {
         const char *name;
         int *to, lo, hi;
@@ -246,7 +254,11 @@ static int parse_value(options *o, const char *a, const char *v)
 static int check_combinations(const options *o)
 {
     const char *why = NULL;
-    if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->counts ||
+    if ((o->import_from || o->class_dir) &&
+        (!o->import_from || !o->class_dir || o->batch || o->submission || o->gather || o->nlabs || o->test))
+        why = "--import EXPORT goes with --class DIR (and --kit) only: it lays out the export as a class folder, which "
+              "--batch then grades";
+    else if (o->batch && (o->submission || o->tsv || o->json || o->gradescope || o->junit || o->calibrate || o->counts ||
                      o->expect >= 0))
         why = "--batch grades many submissions into a gradebook; it does not go with --submission, --tsv, --json, "
               "--gradescope, --junit, --calibrate, --counts or --expect";
@@ -675,13 +687,8 @@ static verdict prepare_scratch(const options *o, const char *submission, const s
     return V_PASS;
 }
 
-/*
- * A skeleton's marker ("02-co-rank:co_rank", from a public test's runner) as the student reads it:
- * "not implemented: lab 02:co_rank in labs/02-co-rank/co_rank.cuh", naming the file of the lab or
- * of the earlier lab it uses, in the submission as the user named it (`shown`). A marker of
- * neither is quoted as it came.
- */
-static void name_skeleton(const spec_lab *spec, const char *shown, const char *reached, char *buf, size_t len)
+/* name_skeleton()'s line for the marker alone: "not implemented: lab 02:co_rank in labs/02-co-rank/co_rank.cuh". */
+static void name_marker(const spec_lab *spec, const char *shown, const char *reached, char *buf, size_t len)
 {
     const char *colon = strchr(reached, ':');
     int lab = colon ? (int)(colon - reached) : 0;
@@ -700,6 +707,28 @@ static void name_skeleton(const spec_lab *spec, const char *shown, const char *r
         folder--;
     fmt(buf, len, "not implemented: lab %.*s:%s in %.*s/%.*s/%s", number, reached, colon + 1, folder, shown, lab,
         reached, file);
+}
+
+/*
+ * A skeleton's marker ("02-co-rank:co_rank", from a public test's runner) as the student reads it:
+ * "not implemented: lab 02:co_rank in labs/02-co-rank/co_rank.cuh", naming the file of the lab or
+ * of the earlier lab it uses, in the submission as the user named it (`shown`). A marker of
+ * neither is quoted as it came. When a test of task `task` reached the marker of another task of
+ * the lab (lab 8's order tests run the student's worst_subproblem where the kit has no reference
+ * subproblem; lab 1's stable tests run merge_sequential), the line says that its tests run that
+ * task's code too: "its tests also run task warp's code: not implemented: lab 08:warp in ...".
+ */
+static void name_skeleton(const spec_lab *spec, const char *task, const char *shown, const char *reached, char *buf,
+                          size_t len)
+{
+    const char *colon = strchr(reached, ':');
+    char marker[REPORT_DETAIL];
+    name_marker(spec, shown, reached, marker, sizeof marker);
+    if (colon && strcmp(colon + 1, task) != 0 && spec_find_task(spec, colon + 1) >= 0 &&
+        strncmp(reached, spec->lab, (size_t)(colon - reached)) == 0 && spec->lab[colon - reached] == '\0')
+        fmt(buf, len, "its tests also run task %s's code: %s", colon + 1, marker);
+    else
+        fmt(buf, len, "%s", marker);
 }
 
 /*
@@ -912,7 +941,7 @@ static void grade_task(const spec_lab *spec, int t, const check_env *envs, const
             r->v = c.v;
             r->failed_test = x;
             if (c.reached[0]) /* a skeleton: what is not implemented, and in which of the student's files */
-                name_skeleton(spec, shown, c.reached, r->detail, sizeof r->detail);
+                name_skeleton(spec, spec->tasks[t].name, shown, c.reached, r->detail, sizeof r->detail);
             else
                 fmt(r->detail, sizeof r->detail, "%s test %s: %s", test->hidden ? "hidden" : "public", test->name,
                     c.detail);
@@ -1000,6 +1029,18 @@ static int keep_test(spec_lab *spec, const char *name, char *err, size_t len)
     return -1;
 }
 
+/* Reads the `visibility` lines of the lab's grading.spec into its results; returns 0, or -1 with why in spec_error. */
+static int load_visibility(const char *kit, lab_result *lab)
+{
+    char path[4200];
+    fmt(path, sizeof path, "%s/labs/%s/grading.spec", kit, lab->spec.lab);
+    FILE *f = fopen(path, "r");
+    int rc = f ? report_visibility_read(f, path, &lab->visibility, lab->spec_error, sizeof lab->spec_error) : 0;
+    if (f)
+        fclose(f);
+    return rc;
+}
+
 /* Starts a report: the selected labs with their specs loaded, nothing graded yet. */
 static void load_labs(const grading *g, grade_report *rep)
 {
@@ -1010,7 +1051,8 @@ static void load_labs(const grading *g, grade_report *rep)
             continue;
         lab_result *lab = &rep->labs[rep->nlabs++];
         if (load_spec(g->o->kit, g->labs[l], g->o->public_only, &lab->spec, lab->spec_error,
-                      sizeof lab->spec_error) != 0) {
+                      sizeof lab->spec_error) != 0 ||
+            load_visibility(g->o->kit, lab) != 0) {
             fprintf(stderr, "grader: %s\n", lab->spec_error);
             fmt(lab->spec.lab, sizeof lab->spec.lab, "%s", g->labs[l]);
             continue;
@@ -1111,9 +1153,11 @@ static int grade_students(const grading *g, char **names, int count, gradebook *
             continue;
         }
         grade_submission(g, abs, names[i], rep);
-        char report[4400];
+        char report[4400], page[4400];
         fmt(report, sizeof report, "%s/%s.json", o->reports ? o->reports : "", names[i]);
-        if (o->reports && report_write_file(report, report_json, rep) != 0)
+        fmt(page, sizeof page, "%s/%s.md", o->reports ? o->reports : "", names[i]);
+        if (o->reports && (report_write_file(report, report_json, rep) != 0 ||
+                           report_write_file(page, report_markdown, rep) != 0))
             return 2;
         if (gradebook_put(gb, names[i], rep) != 0 || gradebook_save(o->gradebook, gb, err, sizeof err) != 0) {
             fprintf(stderr, "grader: %s\n", err);
@@ -1335,6 +1379,43 @@ static int grade_one(const grading *g, const char *shown)
     return 0;
 }
 
+/* --import: the kit's lab files (every spec's `file` lines), then import_export() into --class. Returns the exit status. */
+static int run_import(const options *o)
+{
+    static char names[MAX_LABS][64];
+    static import_file files[MAX_LABS * SPEC_MAX_FILES];
+    static spec_lab spec;
+    char err[4400], kit[4096];
+    int nfiles = 0;
+    int nlabs = realpath(o->kit, kit) ? discover_labs(kit, names, MAX_LABS) : -1;
+    if (nlabs <= 0) {
+        fprintf(stderr, "grader: no labs with a grading.spec under %s/labs\n", o->kit);
+        return 2;
+    }
+    for (int l = 0; l < nlabs; l++) {
+        if (load_spec(kit, names[l], 1, &spec, err, sizeof err) != 0) {
+            fprintf(stderr, "grader: %s\n", err);
+            return 2;
+        }
+        for (int f = 0; f < spec.nfiles; f++, nfiles++) {
+            fmt(files[nfiles].lab, sizeof files[nfiles].lab, "%s", spec.lab);
+            fmt(files[nfiles].name, sizeof files[nfiles].name, "%s", spec.files[f]);
+        }
+    }
+    printf("Importing %s into %s, a folder per student:\n", o->import_from, o->class_dir);
+    int students = import_export(o->import_from, o->class_dir, files, nfiles, stdout, err, sizeof err);
+    if (students < 0) {
+        fputs("grader: ", stderr);
+        report_put_clean(stderr, err);
+        fputc('\n', stderr);
+        return 2;
+    }
+    printf("Imported %d student%s into %s (their names in the export: %s/import-names.tsv).\n"
+           "Grade them: make grade-course SUBMISSIONS=%s, or grader --batch %s --gradebook grades.csv\n",
+           students, students == 1 ? "" : "s", o->class_dir, o->class_dir, o->class_dir, o->class_dir);
+    return students > 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -1351,6 +1432,8 @@ int main(int argc, char **argv)
                o.make_secret);
         return 0;
     }
+    if (o.import_from) /* laying out an export needs no compiler either */
+        return run_import(&o);
     if (o.gather) /* merging result files needs no compiler, library or GPU */
         return shard_gather(o.gather, o.batch, o.gradebook);
     sb_kill_on_signal();

@@ -402,13 +402,93 @@ void report_json(FILE *f, const grade_report *r)
     fputs(r->nlabs ? "\n  ]\n}\n" : "]\n}\n", f);
 }
 
-/* Does task t of the lab have a hidden test? */
-static int task_has_hidden(const spec_lab *spec, int t)
+/* Gradescope's visibilities, from the soonest shown to the never shown. */
+static const char *const VISIBILITIES[] = {"visible", "after_due_date", "after_published", "hidden"};
+
+/* A visibility's place in VISIBILITIES: 0 (shown at once) to 3 (never shown); -1 for none of them. */
+static int visibility_rank(const char *v)
 {
-    for (int x = 0; x < spec->ntests; x++)
-        if (spec->tests[x].task == t && spec->tests[x].hidden)
-            return 1;
+    for (int i = 0; i < (int)(sizeof VISIBILITIES / sizeof VISIBILITIES[0]); i++)
+        if (strcmp(v, VISIBILITIES[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* The lab's visibility of its task entries, public tests and hidden tests: as its spec set them, else the defaults. */
+static const char *vis_tasks(const lab_result *lab)
+{
+    return lab->visibility.tasks[0] ? lab->visibility.tasks : "visible";
+}
+static const char *vis_public(const lab_result *lab)
+{
+    return lab->visibility.public_tests[0] ? lab->visibility.public_tests : "visible";
+}
+static const char *vis_hidden(const lab_result *lab)
+{
+    return lab->visibility.hidden_tests[0] ? lab->visibility.hidden_tests : "after_due_date";
+}
+
+/* When a student sees an entry of visibility v, in words. */
+static const char *when_shown(const char *v)
+{
+    static const char *const words[] = {"at once", "after the due date", "once the grades are published", "never"};
+    int rank = visibility_rank(v);
+    return rank >= 0 ? words[rank] : "never";
+}
+
+int report_visibility_read(FILE *f, const char *name, report_visibility *v, char *err, size_t errlen)
+{
+    char line[1024];
+    unsigned lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *save = NULL, *word = strtok_r(line, " \t", &save);
+        if (!word || strcmp(word, "visibility") != 0)
+            continue;
+        int keys = 0;
+        for (char *kv; (kv = strtok_r(NULL, " \t", &save)); keys++) {
+            size_t key = strcspn(kv, "=");
+            char *to = NULL;
+            if (kv[key] == '=')
+                to = strncmp(kv, "tasks", key) == 0 && key == 5    ? v->tasks
+                     : strncmp(kv, "public", key) == 0 && key == 6 ? v->public_tests
+                     : strncmp(kv, "hidden", key) == 0 && key == 6 ? v->hidden_tests
+                                                                    : NULL;
+            if (!to) {
+                snprintf(err, errlen, "%s:%u: visibility takes tasks=V, public=V and hidden=V, not '%s'", name, lineno,
+                         kv);
+                return -1;
+            }
+            if (visibility_rank(kv + key + 1) < 0) {
+                snprintf(err, errlen, "%s:%u: '%s': a visibility is visible, after_due_date, after_published or hidden",
+                         name, lineno, kv);
+                return -1;
+            }
+            snprintf(to, sizeof v->tasks, "%s", kv + key + 1);
+        }
+        if (keys == 0) {
+            snprintf(err, errlen, "%s:%u: visibility needs tasks=V, public=V or hidden=V", name, lineno);
+            return -1;
+        }
+    }
     return 0;
+}
+
+/* Writes text as the inside of a JSON string: each line cleaned and escaped, the line breaks as \n. */
+static void json_lines(FILE *f, const char *text)
+{
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        char *line = strndup(p, n);
+        report_json_string(f, line ? line : "?");
+        free(line);
+        p += n;
+        if (*p == '\n') {
+            fputs("\\n", f);
+            p++;
+        }
+    }
 }
 
 /* Gradescope's "output" of a test or task: its detail, and on a line of its own the command that reruns it, if any. */
@@ -423,16 +503,119 @@ static void json_output(FILE *f, const char *detail, const char *rerun)
     fputc('"', f);
 }
 
+/* How the runners were built, as the summaries say it. */
+static const char *built_for(const grade_report *r)
+{
+    return r->mode && strcmp(r->mode, "gpu") == 0 ? "the GPU" : "the kit's CPU emulation";
+}
+
+/*
+ * The top-level summary of results.json: the total, a line per lab with its points and the tasks
+ * that did not pass, and how to read the entries below (not run, and when hidden tests show).
+ */
+static void gradescope_summary(FILE *f, const grade_report *r)
+{
+    fprintf(f, "Total: %d/%d (%.1f%%), runners built for %s.\n", r->points, r->max_points, report_percent(r),
+            built_for(r));
+    const char *hidden_when = NULL;
+    int hidden_differ = 0;
+    for (int l = 0; l < r->nlabs; l++) {
+        const lab_result *lab = &r->labs[l];
+        report_put_clean(f, lab->spec.lab);
+        if (!lab->spec_ok) {
+            fputs(": not graded (its spec could not be read)\n", f);
+            continue;
+        }
+        fprintf(f, ": %d/%d", lab->points, lab->max_points);
+        int shown = 0;
+        for (int t = 0; t < lab->spec.ntasks; t++) {
+            if (lab->tasks[t].v == V_PASS)
+                continue;
+            fputs(shown++ ? ", " : "; not passed: ", f);
+            report_put_clean(f, lab->spec.tasks[t].name);
+            if (lab->tasks[t].v == V_NOT_ATTEMPTED)
+                fputs(" (not attempted)", f);
+        }
+        fputc('\n', f);
+        for (int x = 0; x < lab->spec.ntests; x++)
+            if (lab->spec.tests[x].hidden) {
+                const char *when = when_shown(vis_hidden(lab));
+                hidden_differ |= hidden_when && strcmp(hidden_when, when) != 0;
+                hidden_when = when;
+                break;
+            }
+    }
+    fputs("Each task is all or nothing: its tests stop at the first that fails, and the rest show as not run.", f);
+    if (hidden_when)
+        fprintf(f, " Hidden tests show their names and details %s.", hidden_differ ? "when each lab's spec says" : hidden_when);
+    fputc('\n', f);
+}
+
+/*
+ * A task's entry. A task that a hidden test failed says only that while its entry shows before the
+ * hidden tests' entries (their names and details are theirs to show).
+ */
+static void gradescope_task(FILE *f, const lab_result *lab, int t)
+{
+    const task_result *tr = &lab->tasks[t];
+    fputs("    {\"name\": \"", f);
+    report_json_string(f, lab->spec.lab);
+    fputs(" task ", f);
+    report_json_string(f, lab->spec.tasks[t].name);
+    fputs(": ", f);
+    report_json_string(f, lab->spec.tasks[t].title);
+    fprintf(f, "\", \"score\": %d, \"max_score\": %d, \"status\": \"%s\", ", tr->points, lab->spec.tasks[t].points,
+            tr->v == V_PASS ? "passed" : "failed");
+    int x = tr->failed_test;
+    if (x >= 0 && lab->spec.tests[x].hidden && visibility_rank(vis_tasks(lab)) < visibility_rank(vis_hidden(lab))) {
+        char said[160];
+        snprintf(said, sizeof said, "failed a hidden test; its name and details show %s", when_shown(vis_hidden(lab)));
+        json_output(f, said, "");
+    } else {
+        char rerun[160];
+        task_rerun(lab, t, rerun, sizeof rerun);
+        json_output(f, tr->detail, rerun);
+    }
+    fprintf(f, ", \"visibility\": \"%s\"}", vis_tasks(lab));
+}
+
+/* A test's entry: passed or failed with 0 points, or, when it did not run, no score and no status. */
+static void gradescope_test(FILE *f, const lab_result *lab, int x)
+{
+    const spec_test *st = &lab->spec.tests[x];
+    const test_result *te = &lab->tests[x];
+    fputs("    {\"name\": \"", f);
+    report_json_string(f, lab->spec.lab);
+    fputs(" test ", f);
+    report_json_string(f, lab->spec.tasks[st->task].name);
+    fputc('/', f);
+    report_json_string(f, st->name);
+    fprintf(f, "%s%s\", ", st->hidden ? " (hidden)" : "", te->skipped ? " (not run)" : "");
+    if (!te->skipped)
+        fprintf(f, "\"score\": 0, \"max_score\": 0, \"status\": \"%s\", ", te->v == V_PASS ? "passed" : "failed");
+    char rerun[160] = "";
+    if (te->v != V_PASS && !te->skipped && !st->hidden)
+        report_rerun(rerun, sizeof rerun, lab->spec.lab, st->name);
+    json_output(f, te->detail, rerun);
+    fprintf(f, ", \"visibility\": \"%s\"}", st->hidden ? vis_hidden(lab) : vis_public(lab));
+}
+
 void report_gradescope(FILE *f, const grade_report *r)
 {
-    fprintf(f, "{\n  \"execution_time\": %d,\n  ", (int)(r->seconds + 0.5));
-    char output[512];
-    snprintf(output, sizeof output,
-             "Runners built for %s. Each task is all or nothing; the points of a task with hidden tests, and the "
-             "hidden tests themselves, are shown after the due date.",
-             r->mode && strcmp(r->mode, "gpu") == 0 ? "the GPU" : "the kit's CPU emulation");
-    json_pair(f, "output", output);
-    fputs(",\n  \"tests\": [", f);
+    char *summary = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&summary, &len);
+    if (m) {
+        gradescope_summary(m, r);
+        fclose(m);
+    }
+    /* the score at the top too: Gradescope wants one there when some entries (tests not run) carry none */
+    fprintf(f, "{\n  \"score\": %d,\n  \"execution_time\": %d,\n  \"output\": \"", r->points, (int)(r->seconds + 0.5));
+    json_lines(f, summary ? summary : "");
+    free(summary);
+    fputs("\",\n  \"output_format\": \"text\",\n  \"test_output_format\": \"text\",\n  \"test_name_format\": \"text\",\n"
+          "  \"tests\": [",
+          f);
     int first = 1;
     for (int l = 0; l < r->nlabs; l++) {
         const lab_result *lab = &r->labs[l];
@@ -446,42 +629,148 @@ void report_gradescope(FILE *f, const grade_report *r)
             continue;
         }
         for (int t = 0; t < lab->spec.ntasks; t++) {
-            const task_result *tr = &lab->tasks[t];
-            fprintf(f, "%s\n    {\"name\": \"", first ? "" : ",");
+            fputs(first ? "\n" : ",\n", f);
             first = 0;
-            report_json_string(f, lab->spec.lab);
-            fputs(" task ", f);
-            report_json_string(f, lab->spec.tasks[t].name);
-            fputs(": ", f);
-            report_json_string(f, lab->spec.tasks[t].title);
-            fprintf(f, "\", \"score\": %d, \"max_score\": %d, \"status\": \"%s\", ", tr->points,
-                    lab->spec.tasks[t].points, tr->v == V_PASS ? "passed" : "failed");
-            char rerun[160];
-            task_rerun(lab, t, rerun, sizeof rerun);
-            json_output(f, tr->detail, rerun);
-            fprintf(f, ", \"visibility\": \"%s\"}", task_has_hidden(&lab->spec, t) ? "after_due_date" : "visible");
-            for (int x = 0; x < lab->spec.ntests; x++) {
-                const spec_test *st = &lab->spec.tests[x];
-                const test_result *te = &lab->tests[x];
-                if (st->task != t)
-                    continue;
-                fputs(",\n    {\"name\": \"", f);
-                report_json_string(f, lab->spec.lab);
-                fputs(" test ", f);
-                report_json_string(f, lab->spec.tasks[t].name);
-                fputc('/', f);
-                report_json_string(f, st->name);
-                fprintf(f, "%s\", \"score\": 0, \"max_score\": 0, \"status\": \"%s\", ", st->hidden ? " (hidden)" : "",
-                        te->v == V_PASS ? "passed" : "failed");
-                rerun[0] = '\0';
-                if (te->v != V_PASS && !st->hidden)
-                    report_rerun(rerun, sizeof rerun, lab->spec.lab, st->name);
-                json_output(f, te->detail, rerun);
-                fprintf(f, ", \"visibility\": \"%s\"}", st->hidden ? "after_due_date" : "visible");
-            }
+            gradescope_task(f, lab, t);
+            for (int x = 0; x < lab->spec.ntests; x++)
+                if (lab->spec.tests[x].task == t) {
+                    fputs(",\n", f);
+                    gradescope_test(f, lab, x);
+                }
         }
     }
     fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
+}
+
+/* Inside Markdown text: what Markdown could read as markup, escaped (the rest as it is). */
+static const char *md_escape(int c)
+{
+    static const char *const escaped[128] = {
+        ['\\'] = "\\\\", ['`'] = "\\`", ['*'] = "\\*", ['_'] = "\\_", ['['] = "\\[", [']'] = "\\]",
+        ['#'] = "\\#",   ['|'] = "\\|", ['!'] = "\\!", ['~'] = "\\~", ['<'] = "&lt;", ['>'] = "&gt;",
+        ['&'] = "&amp;",
+    };
+    return c >= 0 && c < 128 ? escaped[c] : NULL;
+}
+
+/* Writes untrusted text into Markdown prose: cleaned, and escaped where Markdown would read markup. */
+static void md_text(FILE *f, const char *s)
+{
+    put_text(f, s, md_escape, 0);
+}
+
+/* Writes a line as an indented code block, which Markdown shows as it is (cleaned: one line). */
+static void md_code(FILE *f, const char *line)
+{
+    fputs("\n    ", f);
+    report_put_clean(f, line);
+    fputs("\n\n", f);
+}
+
+/* The failing task t of a lab whose tests ran: its skeleton's marker, or each failing test with its rerun command. */
+static void markdown_task(FILE *f, const lab_result *lab, int t)
+{
+    const task_result *tr = &lab->tasks[t];
+    char rerun[160];
+    fputs("### ", f);
+    md_text(f, lab->spec.lab);
+    fputs(", task ", f);
+    md_text(f, lab->spec.tasks[t].name);
+    fprintf(f, ": %d/%d\n\n", tr->points, lab->spec.tasks[t].points);
+    int skeleton = tr->v == V_NOT_ATTEMPTED, not_run = 0;
+    if (skeleton) {
+        fputs("Not written yet:\n", f);
+        md_code(f, tr->detail);
+    }
+    for (int x = 0; x < lab->spec.ntests; x++) {
+        const spec_test *st = &lab->spec.tests[x];
+        const test_result *te = &lab->tests[x];
+        if (st->task != t || te->v == V_PASS || (skeleton && te->v == V_NOT_ATTEMPTED))
+            continue;
+        if (te->skipped) {
+            not_run++;
+            continue;
+        }
+        fprintf(f, "%s test ", st->hidden ? "Hidden" : "Public");
+        md_text(f, st->name);
+        fputs(" failed:\n", f);
+        md_code(f, te->detail);
+        if (st->hidden) {
+            report_rerun(rerun, sizeof rerun, lab->spec.lab, NULL);
+            fputs("A hidden test cannot be run on your side; this runs the public ones:\n", f);
+        } else {
+            report_rerun(rerun, sizeof rerun, lab->spec.lab, st->name);
+            fputs("Rerun it on your own file:\n", f);
+        }
+        md_code(f, rerun);
+    }
+    if (skeleton) {
+        report_rerun(rerun, sizeof rerun, lab->spec.lab, NULL);
+        fputs("Check it on your own file:\n", f);
+        md_code(f, rerun);
+    }
+    if (not_run)
+        fprintf(f, "%d more test%s of this task did not run: a task is all or nothing, so its tests stop at the "
+                   "first that fails.\n\n",
+                not_run, not_run == 1 ? "" : "s");
+}
+
+void report_markdown(FILE *f, const grade_report *r)
+{
+    fputs("# Grading report: ", f);
+    md_text(f, r->submission);
+    fprintf(f, "\n\n**Total: %d/%d (%.1f%%)**, runners built for %s.\n\n", r->points, r->max_points,
+            report_percent(r), built_for(r));
+    fputs("| lab | task | points | verdict |\n| --- | --- | ---: | --- |\n", f);
+    int failing = 0;
+    for (int l = 0; l < r->nlabs; l++) {
+        const lab_result *lab = &r->labs[l];
+        if (!lab->spec_ok) {
+            fputs("| ", f);
+            md_text(f, lab->spec.lab);
+            fputs(" | (not graded: its spec could not be read) | 0/0 | error |\n", f);
+            continue;
+        }
+        for (int t = 0; t < lab->spec.ntasks; t++) {
+            fputs("| ", f);
+            md_text(f, lab->spec.lab);
+            fputs(" | ", f);
+            md_text(f, lab->spec.tasks[t].name);
+            fprintf(f, " | %d/%d | %s |\n", lab->tasks[t].points, lab->spec.tasks[t].points,
+                    verdict_name(lab->tasks[t].v));
+            failing += lab->tasks[t].v != V_PASS;
+        }
+    }
+    fprintf(f, "| **total** | | **%d/%d** | |\n\n", r->points, r->max_points);
+    if (!failing) {
+        fputs("Every task passed.\n", f);
+        return;
+    }
+    fputs("## What did not pass\n\n", f);
+    for (int l = 0; l < r->nlabs; l++) {
+        const lab_result *lab = &r->labs[l];
+        if (!lab->spec_ok)
+            continue;
+        if (lab->whole != V_PASS) { /* no runner: one section for the lab */
+            char rerun[160];
+            int any = 0;
+            for (int t = 0; t < lab->spec.ntasks; t++)
+                any |= lab->tasks[t].v != V_PASS;
+            if (!any)
+                continue;
+            fputs("### ", f);
+            md_text(f, lab->spec.lab);
+            fprintf(f, ": 0/%d\n\nNo test of this lab ran:\n", lab->max_points);
+            md_code(f, lab->spec.ntasks ? lab->tasks[0].detail : "");
+            report_rerun(rerun, sizeof rerun, lab->spec.lab, NULL);
+            fputs("Check it on your own file:\n", f);
+            md_code(f, rerun);
+            continue;
+        }
+        for (int t = 0; t < lab->spec.ntasks; t++)
+            if (lab->tasks[t].v != V_PASS)
+                markdown_task(f, lab, t);
+    }
 }
 
 /* Counts a lab's tests by how JUnit sees them. */

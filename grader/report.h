@@ -1,4 +1,4 @@
-/* The grader's results for one submission, the formats it writes them in (table, TSV, JSON, Gradescope, JUnit), and the one cleaner of untrusted text they all write through. */
+/* The grader's results for one submission, the formats it writes them in (table, TSV, JSON, Gradescope, JUnit, Markdown), and the one cleaner of untrusted text they all write through. */
 #ifndef REPORT_H
 #define REPORT_H
 
@@ -28,6 +28,17 @@ typedef struct task_result {
     int failed_test;            /**< index into spec.tests of the test the detail names, or -1 (passed, or none ran) */
 } task_result;
 
+/**
+ * When Gradescope shows a lab's entries to students: one of Gradescope's visibilities, "visible",
+ * "after_due_date", "after_published" or "hidden", per kind of entry; "" stands for the default.
+ * A lab's grading.spec sets it with a `visibility` line (report_visibility_read()).
+ */
+typedef struct report_visibility {
+    char tasks[16];        /**< each task's entry, its points and verdict (default "visible") */
+    char public_tests[16]; /**< each public test's entry (default "visible") */
+    char hidden_tests[16]; /**< each hidden test's entry, the only place its name and details appear (default "after_due_date") */
+} report_visibility;
+
 /** One graded lab: its spec (public and hidden tests) and the results. */
 typedef struct lab_result {
     spec_lab spec;                         /**< the lab's spec, public and hidden tests */
@@ -38,6 +49,7 @@ typedef struct lab_result {
     verdict whole;                         /**< pass when the runner was built and the tests ran; else every task's verdict */
     int points;                            /**< points earned in the lab */
     int max_points;                        /**< points possible in the lab */
+    report_visibility visibility;          /**< Gradescope's visibility of its entries (zeroed: the defaults) */
 } lab_result;
 
 /** A whole submission's results. */
@@ -157,12 +169,42 @@ void report_tsv(FILE *f, const grade_report *r);
 void report_json(FILE *f, const grade_report *r);
 
 /**
- * Gradescope's results.json. One entry per task carries the points; it is
- * "after_due_date" when the task has hidden tests, "visible" otherwise. One
- * entry per test (0 points) says whether it passed; hidden tests are
- * "after_due_date", so students see only public test results before the deadline.
+ * Reads the `visibility` lines of a grading spec into @p v; spec_parse() reads the rest and skips them:
+ *
+ *     visibility [tasks=V] [public=V] [hidden=V]
+ *
+ * V is one of Gradescope's visibilities: visible, after_due_date, after_published or hidden. The
+ * defaults (a lab without the line): tasks=visible public=visible hidden=after_due_date, so that each
+ * task's points and its public tests show at once and a hidden test's name and details after the due
+ * date. A later line overrides the keys it names.
+ * @param[in]  f      the spec, read from where it stands to its end
+ * @param[in]  name   its name, for messages
+ * @param[out] v      the lab's visibility (keys not named keep what they held)
+ * @param[out] err    on error, "NAME:LINE: what is wrong"
+ * @param[in]  errlen size of @p err
+ * @return 0, or -1 on the first bad line
+ */
+int report_visibility_read(FILE *f, const char *name, report_visibility *v, char *err, size_t errlen);
+
+/**
+ * Gradescope's results.json. The top level has the total "score", and an "output" that sums up the submission: the total, each lab's
+ * points and the tasks that failed. One entry per task carries the points; one entry per test
+ * (0 points) says whether it passed, and a test that did not run (after an earlier test of its task
+ * failed) is an entry without a score or a status, named "(not run)". Each entry's visibility is
+ * its lab's (report_visibility): by default, task entries and public tests are visible and hidden
+ * tests after the due date; a task that a hidden test failed then says so without naming it.
+ * Every text is plain text (output_format "text"), cleaned (report_clean()).
  */
 void report_gradescope(FILE *f, const grade_report *r);
+
+/**
+ * The feedback page an instructor can send a student, in Markdown: the score, a table of every
+ * task's points and verdict, then each failing test with its line (as a code block) and the
+ * command that reruns it on the student's own file (make check), a hidden test's line without a
+ * command, and a count of the tests that did not run. Untrusted text (the submission's name, details)
+ * is cleaned, and escaped where Markdown would read it as markup.
+ */
+void report_markdown(FILE *f, const grade_report *r);
 
 /**
  * JUnit XML for CI systems: a testsuite per lab, a testcase per test

@@ -1016,7 +1016,7 @@ int spec_parse(FILE *f, const char *name, int hidden, spec_lab *lab, char *err, 
             bad = parse_uses(lab, save);
         } else if (strcmp(word, "task") == 0) {
             bad = parse_task(lab, save);
-        } else {
+        } else if (strcmp(word, "visibility") != 0) { /* Gradescope's, read by report_visibility_read() (report.h) */
             bad = "unknown directive";
         }
         if (bad) {

@@ -133,6 +133,39 @@ else
     bad "student kit: make grade LAB=03 failed; its log: $log"
 fi
 
+# The CPU path needs no CUDA Toolkit: make check on a PATH without nvcc (and no CUDA_HOME to find one
+# in) still builds and runs the public tests, CPU build. A folder of links to every program of the
+# PATH's folders that hold nvcc, less nvcc, stands in for those folders.
+nonvcc="$work/path-without-nvcc" path=
+mkdir -p "$nonvcc"
+IFS=: read -r -a dirs <<<"$PATH"
+for d in "${dirs[@]}"; do
+    if [ -x "$d/nvcc" ]; then
+        for f in "$d"/*; do [ "${f##*/}" = nvcc ] || ln -sf "$f" "$nonvcc/" 2>/dev/null; done
+        d=$nonvcc
+    fi
+    case ":$path:" in *":$d:"*) ;; *) path=${path:+$path:}$d ;; esac
+done
+log="$work/student-check-no-nvcc.log"
+(PATH=$path CUDA_HOME=/nonexistent && export PATH CUDA_HOME && ! command -v nvcc >/dev/null &&
+    student_make check LAB=01) >"$log" 2>&1
+status=$?
+if [ $status = 2 ] && grep -q "not implemented: lab 01:merge" "$log" && ! grep -q "nvcc not found" "$log"; then
+    ok "student kit: make check LAB=01 on a PATH without nvcc runs the CPU build (no CUDA Toolkit needed)"
+else
+    bad "student kit: make check LAB=01 without nvcc exited $status, or asked for nvcc; its log: $log"
+fi
+# Lab 8's order task, whose tests in the student kit run the student's worst_subproblem too, says
+# so, not only "not implemented: lab 08:warp" as if order were warp.
+log="$work/student-check-08.log"
+student_make check LAB=08 >"$log"
+if grep -q "FAIL task order: its tests also run task warp's code: not implemented: lab 08:warp" "$log" &&
+    grep -q "FAIL task warp: not implemented: lab 08:warp" "$log"; then
+    ok "student kit: make check LAB=08 says task order's tests also run task warp's code"
+else
+    bad "student kit: make check LAB=08 does not say that task order's tests run task warp's code; its log: $log"
+fi
+
 # The object check's baseline is the kit's untouched skeleton (grader/skeletons/), not the student's
 # file: editing labs/ must not rebuild it (each make check would compile twice).
 cmp -s "$root/grader/skeletons/01-sequential-merge/merge_sequential.cuh" "$root/labs/01-sequential-merge/merge_sequential.cuh" &&
@@ -145,6 +178,25 @@ student_make check LAB=01 >"$work/student-check-edited.log"
 after=$(stat -c %Y.%s "$base" 2>/dev/null)
 [ -n "$before" ] && [ "$before" = "$after" ] && ok "student kit: after an edit, make check LAB=01 keeps the baseline object" ||
     bad "student kit: the baseline $base was rebuilt after an edit of labs/ (before '$before', after '$after'); log: $work/student-check-edited.log"
+
+# Once the public tests pass, make check runs the lab's CUnit program, rebuilt from the student's
+# file: after an edit it runs the edited code, never the program built before it.
+lab1="$root/labs/01-sequential-merge/merge_sequential.cuh"
+prog="$root/build/labs/student-cpu/01-sequential-merge/test"
+cp solutions/01-sequential-merge/merge_sequential.cuh "$lab1"
+student_make check LAB=01 >"$work/student-check-suites.log"
+first=$?
+sleep 1
+echo "/* an edit after the first make check */" >>"$lab1"
+student_make check LAB=01 >>"$work/student-check-suites.log"
+second=$?
+if [ $first = 0 ] && [ $second = 0 ] && [ "$prog" -nt "$lab1" ] &&
+    [ "$(grep -c "the lab's own suites (build/labs/student-cpu/01-sequential-merge/test): [0-9]* passed, 0 failed" \
+        "$work/student-check-suites.log")" = 2 ]; then
+    ok "student kit: make check LAB=01 runs the lab's suites once its tests pass, rebuilt after an edit"
+else
+    bad "student kit: make check LAB=01 on the solution exited $first then $second, or its suites' program was not rebuilt after an edit; log: $work/student-check-suites.log"
+fi
 
 # Behaviour as well as text: a lab file that calls anything of the instructor-only library
 # (libkitref, the reference answers) does not link in the student kit. Lab 1's skeleton, plus a

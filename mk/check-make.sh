@@ -77,19 +77,28 @@ done
 grep -q "mk/deps.sh check" <<<"$(dry check LAB=01 GPU=0)" && ok ||
     bad "make check should run mk/deps.sh check" "make -n check LAB=01"
 mkdir -p "$empty/tools"
-for t in nvcc gcc nm readelf c++filt patch id; do
-    p=$(command -v $t || echo /usr/local/cuda/bin/$t)
+for t in gcc g++ nm readelf c++filt patch id; do
+    p=$(command -v $t)
     [ -x "$p" ] && ln -sf "$p" "$empty/tools/$t"
 done
-out=$(PATH="$empty/tools" "$BASH" mk/deps.sh check 2>&1)
-[ $? = 0 ] && [ -z "$out" ] && ok || bad "mk/deps.sh check without Doxygen should be quiet, got: ${out:0:160}" \
+out=$(PATH="$empty/tools" CUDA_HOME=/nonexistent KIT_NEED_NVCC=0 "$BASH" mk/deps.sh check 2>&1)
+[ $? = 0 ] && [ -z "$out" ] && ok || bad "mk/deps.sh check without Doxygen and nvcc should be quiet, got: ${out:0:160}" \
     "bash mk/check-make.sh"
+# nvcc only for a GPU build: asked for, and missing, it is the one thing deps.sh stops on.
+out=$(PATH="$empty/tools" CUDA_HOME=/nonexistent KIT_NEED_NVCC=1 "$BASH" mk/deps.sh check 2>&1)
+[ $? = 1 ] && grep -q "nvcc not found, and a GPU build is asked for" <<<"$out" && ok ||
+    bad "mk/deps.sh with KIT_NEED_NVCC=1 and no nvcc should fail naming nvcc, got: ${out:0:160}" "bash mk/check-make.sh"
+# make check and make test ask for nvcc only with GPU=1 (a GPU here sets it too).
+grep -q "KIT_NEED_NVCC=0 bash mk/deps.sh check" <<<"$(dry check LAB=01 GPU=0)" &&
+    grep -q "KIT_NEED_NVCC=1 bash mk/deps.sh check" <<<"$(dry check LAB=01 GPU=1)" && ok ||
+    bad "make check should ask deps.sh for nvcc with GPU=1 only" "make -n check LAB=01 GPU=1"
 # mk/check.sh's side, with a made-up grader (it prints its mode) and a made-up nvidia-smi.
 mkdir -p "$empty/smi-yes" "$empty/smi-no"
 printf '#!/bin/sh\nfor a; do case "$a" in cpu|gpu) echo "mode $a";; esac; done\n' >"$empty/grader"
 printf '#!/bin/sh\nexit 0\n' >"$empty/smi-yes/nvidia-smi"
 printf '#!/bin/sh\nexit 9\n' >"$empty/smi-no/nvidia-smi"
-chmod +x "$empty/grader" "$empty/smi-yes/nvidia-smi" "$empty/smi-no/nvidia-smi"
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --cxx ] && echo "cxx $2"; shift; done\n' >"$empty/grader-cxx"
+chmod +x "$empty/grader" "$empty/grader-cxx" "$empty/smi-yes/nvidia-smi" "$empty/smi-no/nvidia-smi"
 check_sh() { PATH="$empty/$1:$PATH" KIT_CHECK_GPU=$2 bash mk/check.sh "$empty/grader" "$empty" 01-sequential-merge 2>&1; }
 out=$(check_sh smi-yes 0)
 [ $? = 0 ] && grep -q "mode cpu" <<<"$out" && ! grep -q "mode gpu" <<<"$out" && grep -q "make check LAB=01 GPU=1 adds" <<<"$out" &&
@@ -123,6 +132,62 @@ out=$(KIT_BUILD="$fake" JOBS=2 bash mk/run-tests.sh "$fake/logs" --build "a brok
 [ $? = 1 ] && grep -q 'FAIL.*the build of a broken one' <<<"$out" && grep -q 'FAILED: a-test-after (not run)' <<<"$out" &&
     [ ! -f "$fake/logs/a-test-after.log" ] && ok ||
     bad "run-tests.sh: a program listed after a failed --build ran, or the failure went unsaid: ${out:0:200}" "$repro"
+
+# Two programs whose summary lines bear one name fail (make test listed "cpu emulation tests" twice);
+# a skipped test's reason reaches the closing lines.
+printf '#!/bin/sh\necho "twin: 1 passed, 0 failed, 0 skipped"\n' >"$fake/a/twin"
+cp "$fake/a/twin" "$fake/b/twin"
+printf '#!/bin/sh\necho "SKIPPED gpu suite (3 tests): no GPU here"\necho "skippy: 1 passed, 0 failed, 3 skipped"\n' >"$fake/skippy"
+chmod +x "$fake/a/twin" "$fake/b/twin" "$fake/skippy"
+out=$(KIT_BUILD="$fake" JOBS=2 bash mk/run-tests.sh "$fake/logs" "$fake/a/twin" "$fake/b/twin" 2>&1)
+[ $? = 1 ] && grep -q "FAILED: .*twin.* both report as 'twin'" <<<"$out" && ok ||
+    bad "run-tests.sh: two programs that both report as 'twin' were not failed: ${out:0:300}" "$repro"
+out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" "$fake/skippy" 2>&1)
+[ $? = 0 ] && grep -q '^SKIPPED: skippy: gpu suite (3 tests): no GPU here$' <<<"$out" && ok ||
+    bad "run-tests.sh: a skipped suite's reason is not in the summary: ${out:0:300}" "$repro"
+# A step says when it starts: each build and program that took 5 s or more last time (all of them
+# on a first run); one that took less is not announced.
+rm -rf "$fake/logs"
+out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" --build "the fakes" true "$fake/skippy" 2>&1)
+grep -q '^  \.\. .*building the fakes$' <<<"$out" && grep -q '^  \.\. .*running skippy$' <<<"$out" && ok ||
+    bad "run-tests.sh: a first run does not announce its build and programs: ${out:0:300}" "$repro"
+printf 'skippy\t7.5\t0\t7.0\nbuild-1\t0.2\t0\t0.1\n' >"$fake/logs/times.tsv"
+out=$(KIT_BUILD="$fake" bash mk/run-tests.sh "$fake/logs" --build "the fakes" true "$fake/skippy" 2>&1)
+grep -q '^  \.\. .*running skippy (7 s last time)$' <<<"$out" && ! grep -q 'building the fakes' <<<"$out" && ok ||
+    bad "run-tests.sh: a 7 s program should be announced and a 0.2 s build not: ${out:0:300}" "$repro"
+
+# CXX=clang++ reaches the grader's CPU builds: make check (mk/check.sh's KIT_CXX) and make grade (--cxx).
+grep -q 'KIT_CXX="clang++" .*mk/check.sh' <<<"$(dry check LAB=01 GPU=0 CXX=clang++)" &&
+    grep -q -- '--cxx "clang++"' <<<"$(dry grade LAB=01 GPU=0 CXX=clang++)" && ok ||
+    bad "CXX=clang++ does not reach the grader of make check and make grade" "make -n check LAB=01 CXX=clang++"
+out=$(PATH="$empty/smi-no:$PATH" KIT_CXX=clang++ bash mk/check.sh "$empty/grader-cxx" "$empty" 01-sequential-merge 2>&1)
+[ "$out" = "cxx clang++" ] && ok || bad "mk/check.sh does not pass KIT_CXX to the grader as --cxx, got: ${out:0:160}" \
+    "bash mk/check-make.sh"
+
+# mk/grade-course.sh runs one shard per core by default, and shows each student as it is graded,
+# here with a made-up grader that grades the students of its shard (K of N: every N-th, sorted).
+course=$empty/course
+mkdir -p "$course/subs/ann" "$course/subs/bob" "$course/subs/cy"
+cat >"$course/grader" <<'FAKE'
+#!/bin/bash
+shard= gather=
+while [ $# -gt 0 ]; do
+    case $1 in --shard) shard=$2; shift ;; --gather) gather=1 ;; --help) exit 0 ;; esac
+    shift
+done
+[ -n "$gather" ] && { echo "gathered"; exit 0; }
+k=${shard%/*} n=${shard#*/} i=0
+echo "Shard $k/$n: the students"
+for s in ann bob cy; do [ $((i++ % n)) = "$k" ] && echo "  $s: 10/10 (100.0%) in 0.1 s"; done
+exit 0
+FAKE
+chmod +x "$course/grader"
+cores=$(nproc 2>/dev/null || echo 2)
+out=$(bash mk/grade-course.sh --grader "$course/grader" --out "$course/out" "$course/subs" 2>&1)
+[ $? = 0 ] && grep -q "in $cores shards here, $cores at a time" <<<"$out" && grep -q '^  ann: 10/10' <<<"$out" &&
+    grep -q '^  bob: 10/10' <<<"$out" && grep -q '^  cy: 10/10' <<<"$out" && grep -q '^  ann: 10/10' "$course/out/logs/shard-0.log" && ok ||
+    bad "grade-course: expected $cores shards (one per core) and a line per student on the terminal, got: ${out:0:300}" \
+        "bash mk/check-make.sh"
 
 echo "check-make: $passed passed, $failed failed, 0 skipped"
 [ $failed = 0 ]

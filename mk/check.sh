@@ -12,6 +12,7 @@
 #   KIT_CHECK_GPU         1: the GPU build too (it fails, saying so, where no GPU is found)
 #   KIT_CHECK_SUBMISSION  the folder of lab folders to check (default labs)
 #   KIT_NVCC, KIT_NVCC_FLAGS  the GPU build's compiler and its flags
+#   KIT_CXX               the CPU build's C++ compiler (make's CXX: g++, or clang++)
 #   KIT_CHECK_ARGS        more grader options, space-separated (mk/bench-check.sh asks for --json)
 set -u
 grader=$1 build=$2 lab=$3 test=${4:-}
@@ -22,7 +23,7 @@ read -r -a more <<<"${KIT_CHECK_ARGS:-}"
 args+=("${more[@]+"${more[@]}"}")
 
 cpu=0 gpu=0
-"$grader" "${args[@]}" --mode cpu --libkit-cpu "$build/libkitcpu.a" || cpu=$?
+"$grader" "${args[@]}" --mode cpu --libkit-cpu "$build/libkitcpu.a" --cxx "${KIT_CXX:-g++}" || cpu=$?
 has_gpu() { nvidia-smi -L >/dev/null 2>&1; }
 if [ "${KIT_CHECK_GPU:-0}" = 1 ] && has_gpu; then
     "$grader" "${args[@]}" --mode gpu --libkit "$build/libkit.a" --nvcc "${KIT_NVCC:-nvcc}" \

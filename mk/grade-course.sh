@@ -13,7 +13,7 @@ OUT/gradebook.csv. Without --slurm the shards run here, P at a time; with --slur
 job array (sbatch --array=0-(N-1)%P) followed by a gather job (--dependency=afterany).
 
   --slurm              submit to Slurm instead of running here
-  --shards N           how many shards (default 8)
+  --shards N           how many shards (default: one per core here, 8 with --slurm)
   --parallel P         at most P shards at once (default N)
   --partition NAME     Slurm partition (default: the cluster's default one)
   --account NAME       Slurm account to charge (default: your default one)
@@ -36,7 +36,7 @@ die() {
 
 kit=$(cd "$(dirname "$0")/.." && pwd)
 grader=$kit/build/grader/grader
-slurm=0 shards=8 parallel= partition= account= time=04:00:00 mode= out= rerun= subs=
+slurm=0 shards= parallel= partition= account= time=04:00:00 mode= out= rerun= subs=
 extra=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -70,6 +70,8 @@ done
 [ -d "$subs" ] && [ -r "$subs" ] && [ -x "$subs" ] || die "cannot read the submissions folder $subs"
 [ -n "$(find "$subs" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -print -quit)" ] ||
     die "$subs holds no submission folders (it needs one subfolder per student)"
+# One shard per core here (more would only share the cores); a cluster's array defaults to 8 tasks.
+shards=${shards:-$([ $slurm = 1 ] && echo 8 || nproc 2>/dev/null || echo 2)}
 [[ $shards =~ ^[1-9][0-9]*$ ]] || die "--shards (SHARDS) must be a whole number of at least 1, not '$shards'"
 parallel=${parallel:-$shards}
 [[ $parallel =~ ^[1-9][0-9]*$ ]] || die "--parallel (PARALLEL) must be a whole number of at least 1, not '$parallel'"
@@ -99,7 +101,8 @@ shard_cmd=("$grader" --kit "$kit" --batch "$subs" --out "$out/results" --mode "$
 gather_cmd=("$grader" --gather "$out/results" --batch "$subs" --gradebook "$out/gradebook.csv")
 first=${rerun:-0} last=${rerun:-$((shards - 1))}
 
-# Local: P shard processes at a time, each with its log; then the gather, whatever they came to.
+# Local: P shard processes at a time, each with its log, whose student lines ("  NAME: P/M (...) in S s")
+# are also shown here as each student is graded; then the gather, whatever they came to.
 run_local() {
     local k running=0 failed=()
     echo "Grading $subs in $shards shards here, $parallel at a time (logs: $out/logs/shard-K.log)"
@@ -108,8 +111,8 @@ run_local() {
             wait -n || true
             running=$((running - 1))
         fi
-        { "${shard_cmd[@]}" --shard "$k/$shards" >"$out/logs/shard-$k.log" 2>&1 && s=0 || s=$?
-            echo $s >"$out/logs/shard-$k.status"; } &
+        { { "${shard_cmd[@]}" --shard "$k/$shards" 2>&1 && s=0 || s=$?
+            echo $s >"$out/logs/shard-$k.status"; } | tee "$out/logs/shard-$k.log" | grep --line-buffered '^  '; } &
         running=$((running + 1))
     done
     wait

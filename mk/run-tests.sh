@@ -6,6 +6,12 @@
 # but printed lines that look like errors (see noise below). Ends with one line that adds up the
 # summary lines; exits 1 if any program failed, crashed, printed no summary line or was not run.
 #
+# A step that may take a while says so when it starts: each build and program that took 5 s or
+# more the last time (LOGS/times.tsv), and every one of them when there is no last time. Skipped
+# tests give their reasons (the logs' "SKIPPED suite (N tests): why", "SKIP ..." and "skipped: ..."
+# lines) above the closing line. Two programs whose summary lines bear one name fail: the summary
+# could not tell them apart.
+#
 # --build LABEL COMMAND starts a build: the first at once, each later one when the one before it
 # has succeeded. The programs listed after a build start when it has succeeded, so tests run while
 # the next build goes on beside them; a build's output goes to its log, and one line says it ended.
@@ -17,6 +23,11 @@ logs=$1
 shift
 jobs=${JOBS:-1}
 mkdir -p "$logs"
+# The last run's seconds per step, to know which steps to announce (see above).
+declare -A last_secs=()
+if [ -f "$logs/times.tsv" ]; then
+    while IFS=$'\t' read -r name secs _; do last_secs[$name]=${secs%.*}; done <"$logs/times.tsv"
+fi
 rm -f "$logs"/*.log "$logs"/*.done "$logs"/*.cpu "$logs/times.tsv"
 summary_re='^[^:]+: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$'
 
@@ -70,7 +81,15 @@ finished() {
     printf '%s\t%s\t%s\t%s\n' "$1" "$secs" "$status" "$cpu" >>"$logs/times.tsv"
 }
 
-passed=0 failed=0 skipped=0 broken=()
+# Says that a step starts, unless it took less than 5 s the last time.
+announce() {
+    local name=$1 what=$2 last=${last_secs[$1]:-}
+    [ -n "$last" ] && [ "$last" -lt 5 ] && return
+    printf '  ..            %s%s\n' "$what" "${last:+ (${last} s last time)}"
+}
+
+passed=0 failed=0 skipped=0 broken=() skips=()
+declare -A summary_of=() # a summary line's name -> the program that printed it
 # Says how a finished program did and adds its counts in.
 report() {
     local name=$1 prog=$2 secs status cpu line p f=0 s noisy
@@ -83,6 +102,19 @@ report() {
         read -r p f s <<<"$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped/\1 \2 \3/' <<<"$line")"
         passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
         [ "$status" != 0 ] && [ "$f" = 0 ] && { broken+=("$name (exit $status)"); failed=$((failed + 1)); }
+        local said=${line%%:*}
+        if [ -n "${summary_of[$said]:-}" ]; then
+            broken+=("$name and ${summary_of[$said]} both report as '$said': give one a name of its own")
+            failed=$((failed + 1))
+        fi
+        summary_of[$said]=$name
+        if [ "$s" != 0 ]; then
+            local why
+            while IFS= read -r why; do skips+=("$name: $why"); done < <(
+                sed -n -E -e 's/^SKIPPED (.*)$/\1/p' -e 's/^ *SKIP +(.*)$/\1/p' -e 's/^.*skipped: (.*)$/\1/p' "$logs/$name.log" |
+                    head -n 5)
+            [ ${#skips[@]} -gt 0 ] && [[ ${skips[-1]} == "$name: "* ]] || skips+=("$name: $s skipped (its log gives no reason)")
+        fi
     fi
     if [ "$status" = 0 ] && [ -n "$line" ] && [ "$f" = 0 ] && noisy=$(noise "$logs/$name.log") && [ -n "$noisy" ]; then
         broken+=("$name (passed, but printed lines that look like errors)")
@@ -137,6 +169,7 @@ ready=0 building= started=() reported=() running=0
 start_build() {
     if [ $((ready + 1)) -lt ${#build_cmds[@]} ]; then
         building=$((ready + 1))
+        announce "build-$building" "building ${build_labels[$building]}"
         run_one "build-$building" "${build_cmds[$building]}" &
     else
         building=
@@ -161,6 +194,7 @@ step() {
     done
     for i in "${!names[@]}"; do
         if [ -z "${started[$i]:-}" ] && [ "$ready" -ge "${stage[$i]}" ] && [ $running -lt "$jobs" ]; then
+            announce "${names[$i]}" "running ${names[$i]}"
             run_one "${names[$i]}" "${progs[$i]}" &
             started[$i]=1 running=$((running + 1))
         fi
@@ -178,6 +212,7 @@ rm -f "$logs"/*.done "$logs"/*.cpu
 for i in "${!names[@]}"; do
     [ -n "${started[$i]:-}" ] || { broken+=("${names[$i]} (not run)"); failed=$((failed + 1)); }
 done
+for b in "${skips[@]+"${skips[@]}"}"; do echo "SKIPPED: $b"; done
 for b in "${broken[@]+"${broken[@]}"}"; do echo "FAILED: $b"; done
 echo "make test: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

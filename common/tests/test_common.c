@@ -1128,6 +1128,19 @@ static void test_args_launch_options(void)
         KIT_ASSERT_MSG(rc == -1 && strstr(err, bad[i][0]) != NULL, "%s '%s': expected -1 naming the option, got %d (%s)",
                        bad[i][0], bad[i][1], rc, err);
     }
+    /* a bad value's message says what the option takes */
+    const char *ranged[][3] = {{"--threads", "2000", "bad value '2000' for --threads: a whole number from 1 to 1024"},
+                               {"--blocks", "0", "--blocks: a whole number from 1 to 2147483647"},
+                               {"--type", "u8", "--type: i32, i64 or kv32"},
+                               {"--gen", "wavy", "--gen: one of random sorted"},
+                               {"--repeat", "0", "--repeat: a whole number from 1 to 1000000"},
+                               {"--seed", "-1", "--seed: a whole number from 0 to 18446744073709551615"}};
+    for (size_t i = 0; i < sizeof ranged / sizeof ranged[0]; i++) {
+        const char *opts2[] = {ranged[i][0], ranged[i][1], NULL};
+        rc = parse_opts(&a, err, sizeof err, opts2);
+        KIT_ASSERT_MSG(rc == -1 && strstr(err, ranged[i][2]) != NULL, "%s '%s': expected -1 and '%s', got %d (%s)",
+                       ranged[i][0], ranged[i][1], ranged[i][2], rc, err);
+    }
 }
 
 /* Lab 6's options: the algorithm and the query set, kept as given for the driver to check. */

@@ -607,6 +607,58 @@ static void test_view_lines_refused(void)
 
 /* ---- grids of hand-made traces --------------------------------------------------------- */
 
+/* The widest line of a text, in characters (bytes: the text view writes ASCII). */
+static size_t widest_line(const char *text)
+{
+    size_t widest = 0;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        widest = n > widest ? n : widest;
+        p += n + (p[n] == '\n');
+    }
+    return widest;
+}
+
+/*
+ * The text view fits 80 columns: one warp of w = 32 reading a stride of 40 words draws 40 columns of
+ * 4-digit word indices (over 260 characters in one band), so it comes in bands headed by their words,
+ * every cell still there; and every built-in figure, in all its views, fits too.
+ */
+static void test_text_fits_80_columns(void)
+{
+    kit_access acc[32];
+    for (int t = 0; t < 32; t++)
+        acc[t] = kit_access_at(0, t, 0, (uint64_t)t * 40 * 4, 4, 0);
+    kit_viz_view v;
+    small_view(&v, 32);
+    v.label = KIT_VIZ_LABEL_WORD;
+    kit_viz_grid g;
+    if (build(&v, 0, acc, ARRAY_LEN(acc), &g, "w = 32, stride 40") != 0)
+        return;
+    FILE *f = temp_file();
+    kit_viz_render_text(f, &v, &g, 1);
+    char *text = slurp(f);
+    fclose(f);
+    KIT_ASSERT_MSG(g.cols == 39 && widest_line(text) <= 80, "w = 32, stride 40: %u columns drawn %zu characters wide:\n%s",
+                   g.cols, widest_line(text), text);
+    KIT_ASSERT_MSG(strstr(text, "words 0 .. ") && strstr(text, " .. 1247 (columns ") && strstr(text, " of 39):\n"),
+                   "the bands are not headed by their words:\n%s", text);
+    for (int t = 0; t < 32; t++) { /* each thread's word, marked (stride 40 on 32 banks: a conflict) in some band */
+        char cell[16];
+        snprintf(cell, sizeof cell, "<%4d>", t * 40);
+        KIT_ASSERT_MSG(strstr(text, cell), "thread %d's word %d is missing from the bands:\n%s", t, t * 40, text);
+    }
+    free(text);
+    kit_viz_grid_free(&g);
+    for (size_t i = 0; i < kit_viz_figure_count(); i++)
+        for (int all = 0; all <= 1; all++) {
+            char *fig = render_figure(kit_viz_figure_name(i), all, 0);
+            KIT_ASSERT_MSG(fig && widest_line(fig) <= 80, "figure %s%s: %zu characters wide", kit_viz_figure_name(i),
+                           all ? " --all" : "", fig ? widest_line(fig) : 0);
+            free(fig);
+        }
+}
+
 static void test_grid_multicast_and_conflict(void)
 {
     /*
@@ -638,7 +690,8 @@ static void test_grid_multicast_and_conflict(void)
     char *text = slurp(f);
     fclose(f);
     static const char want[] =
-        "w = 4 banks of 4 bytes; block 0, warp 0 (threads 0 .. 3); words 0 .. 7 in 2 columns; cells show thread ids\n"
+        "w = 4 banks of 4 bytes; block 0, warp 0 (threads 0 .. 3); words 0 .. 7 in 2\n"
+        "  columns; cells show thread ids\n"
         "\n"
         "step 0:\n"
         "0: <0+> < 2>\n"
@@ -651,9 +704,10 @@ static void test_grid_multicast_and_conflict(void)
         "  [n] accessed in the step shown\n"
         "  <n> a conflict: its bank serves another word in the same step (and phase)\n"
         "  n+  thread n and higher threads of the warp touch this word\n"
-        "  papers' cost: per step, the most distinct words one bank serves (a word read by several threads counts "
-        "once)\n"
-        "  profiler conflicts: the cost minus 1 per step (per phase, for accesses wider than a bank)\n";
+        "  papers' cost: per step, the most distinct words one bank serves (a word read\n"
+        "    by several threads counts once)\n"
+        "  profiler conflicts: the cost minus 1 per step (per phase, for accesses wider\n"
+        "    than a bank)\n";
     expect_same_text(want, text, "text of the w = 4 trace");
     free(text);
     kit_viz_grid_free(&g);
@@ -1543,6 +1597,7 @@ static void register_tests(void)
 
     CU_pSuite grid = kit_test_suite("grids and rendering");
     kit_test_add(grid, "multicast, conflicts, blanks, text layout", test_grid_multicast_and_conflict);
+    kit_test_add(grid, "the text view fits 80 columns: wide grids in bands", test_text_fits_80_columns);
     kit_test_add(grid, "loads and stores apart, phases of wide accesses", test_grid_kinds_and_phases);
     kit_test_add(grid, "other warps and blocks, absolute thread ids, columns", test_grid_warps_blocks_columns);
     kit_test_add(grid, "refusals", test_grid_refusals);

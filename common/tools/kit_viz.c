@@ -473,6 +473,33 @@ static int any_divider(const kit_viz_view *v, const kit_viz_grid *g)
     return 0;
 }
 
+/* The text view fits a terminal of this many columns: prose is wrapped, a wide grid drawn in bands of columns. */
+#define TEXT_WIDTH 80
+
+/*
+ * Writes prefix then s, wrapped at TEXT_WIDTH columns at blanks, each later line starting with
+ * `indent` blanks; a word longer than a line (a long path) gets a line of its own.
+ */
+static void text_wrapped(FILE *f, const char *prefix, int indent, const char *s)
+{
+    int col = fprintf(f, "%s", prefix), fresh = 1;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        int n = (int)strcspn(s, " ");
+        if (n == 0)
+            break;
+        if (!fresh && col + 1 + n > TEXT_WIDTH) {
+            col = fprintf(f, "\n%*s", indent, "") - 1;
+            fresh = 1;
+        }
+        col += fprintf(f, "%s%.*s", fresh ? "" : " ", n, s);
+        fresh = 0;
+        s += n;
+    }
+    fputc('\n', f);
+}
+
 /* The counts line(s) of one grid: "loads in round 0: papers' cost 1, profiler conflicts 0". */
 static void text_counts(FILE *f, const kit_viz_view *v, const kit_viz_grid *g)
 {
@@ -533,15 +560,42 @@ static void row_start(text_rows *r, unsigned b)
     r->len = (size_t)snprintf(r->line, r->cap, "%*u:", r->rw - 1, b);
 }
 
-/* Appends what grid column c shows to the row, after " |" where a dividing line runs before it. */
-static void row_add(text_rows *r, const kit_viz_view *v, const kit_viz_grid *g, uint32_t c, const char *text)
+/* Appends what grid column c shows to the row, after " |" where a dividing line runs before it (not at a band's first column c0). */
+static void row_add(text_rows *r, const kit_viz_view *v, const kit_viz_grid *g, uint32_t c0, uint32_t c, const char *text)
 {
-    if (divider_before(v, g, c))
+    if (c > c0 && divider_before(v, g, c))
         r->len += (size_t)snprintf(r->line + r->len, r->cap - r->len, " |");
     r->len += (size_t)snprintf(r->line + r->len, r->cap - r->len, "%s", text);
 }
 
-/* One grid as text: its heading, a row per bank (highlighted cells in [ ], conflicts in < >), its counts. */
+/*
+ * The end of the band of grid columns that starts at c0: as many columns of cell_w characters (and
+ * their dividers) as fit TEXT_WIDTH after the row label, at least one.
+ */
+static uint32_t band_end(const kit_viz_view *v, const kit_viz_grid *g, const text_rows *r, int cell_w, uint32_t c0)
+{
+    size_t width = (size_t)r->rw + (size_t)cell_w;
+    uint32_t c = c0 + 1;
+    for (; c < g->cols; c++) {
+        size_t more = (size_t)cell_w + (divider_before(v, g, c) ? 2 : 0);
+        if (width + more > TEXT_WIDTH)
+            break;
+        width += more;
+    }
+    return c;
+}
+
+/* Names the words of columns [c0, c1) above their band, when the grid is drawn in several. */
+static void band_heading(FILE *f, const kit_viz_grid *g, uint32_t c0, uint32_t c1)
+{
+    if (c0 == 0 && c1 == g->cols)
+        return;
+    uint64_t first = ((uint64_t)g->first_col + c0) * g->w, last = ((uint64_t)g->first_col + c1) * g->w - 1;
+    fprintf(f, "words %" PRIu64 " .. %" PRIu64 " (columns %" PRIu32 " .. %" PRIu32 " of %" PRIu32 "):\n", first, last,
+            c0, c1 - 1, g->cols);
+}
+
+/* One grid as text: its heading, a row per bank (highlighted cells in [ ], conflicts in < >) in bands that fit, its counts. */
 static void text_grid(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, text_rows *r)
 {
     char label[24], text[32];
@@ -549,20 +603,24 @@ static void text_grid(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, tex
         fprintf(f, "\n%s %ld:\n", step_word(v), g->step);
     else
         fprintf(f, "\nno %s highlighted:\n", step_word(v));
-    for (unsigned b = 0; b < g->w; b++) {
-        row_start(r, b);
-        for (uint32_t c = 0; c < g->cols; c++) {
-            const kit_viz_cell *cell = &g->cell[(size_t)c * g->w + b];
-            char open = ' ', close = ' ';
-            if (cell->conflict)
-                open = '<', close = '>';
-            else if (cell->highlight)
-                open = '[', close = ']';
-            cell_label(v, cell, label, sizeof label);
-            snprintf(text, sizeof text, " %c%*s%c", open, r->lw, label, close);
-            row_add(r, v, g, c, text);
+    for (uint32_t c0 = 0, c1; c0 < g->cols; c0 = c1) {
+        c1 = band_end(v, g, r, r->lw + 3, c0);
+        band_heading(f, g, c0, c1);
+        for (unsigned b = 0; b < g->w; b++) {
+            row_start(r, b);
+            for (uint32_t c = c0; c < c1; c++) {
+                const kit_viz_cell *cell = &g->cell[(size_t)c * g->w + b];
+                char open = ' ', close = ' ';
+                if (cell->conflict)
+                    open = '<', close = '>';
+                else if (cell->highlight)
+                    open = '[', close = ']';
+                cell_label(v, cell, label, sizeof label);
+                snprintf(text, sizeof text, " %c%*s%c", open, r->lw, label, close);
+                row_add(r, v, g, c0, c, text);
+            }
+            put_trimmed(f, r->line, r->len);
         }
-        put_trimmed(f, r->line, r->len);
     }
     text_counts(f, v, g);
 }
@@ -570,17 +628,20 @@ static void text_grid(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, tex
 /* The legend under the grids (g[0] stands for their shape): only what they show, then what the two counts mean. */
 static void text_legend(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, size_t ng)
 {
+    char line[KIT_VIZ_TEXT_LEN + 64];
     fprintf(f, "\nlegend:\n");
     if (any_highlighted(g, ng)) {
         fprintf(f, "  [n] accessed in the %s shown\n", step_word(v));
-        fprintf(f, "  <n> a conflict: its bank serves another word in the same %s (and phase)\n", step_word(v));
+        snprintf(line, sizeof line, "a conflict: its bank serves another word in the same %s (and phase)", step_word(v));
+        text_wrapped(f, "  <n> ", 6, line);
     }
     if (any_shared(v, g))
-        fprintf(f, "  n+  thread n and higher threads of the warp touch this word\n");
+        text_wrapped(f, "  n+  ", 6, "thread n and higher threads of the warp touch this word");
     if (any_divider(v, g))
-        fprintf(f, "  |   %s\n", v->divider_meaning[0] ? v->divider_meaning : "a dividing line");
-    fprintf(f, "  papers' cost: per step, the most distinct words one bank serves (a word read by several threads counts once)\n");
-    fprintf(f, "  profiler conflicts: the cost minus 1 per step (per phase, for accesses wider than a bank)\n");
+        text_wrapped(f, "  |   ", 6, v->divider_meaning[0] ? v->divider_meaning : "a dividing line");
+    text_wrapped(f, "  papers' cost: ", 4,
+                 "per step, the most distinct words one bank serves (a word read by several threads counts once)");
+    text_wrapped(f, "  profiler conflicts: ", 4, "the cost minus 1 per step (per phase, for accesses wider than a bank)");
 }
 
 /* The map of the categories, a letter per cell, and what each letter present means; nothing if no cell has one. */
@@ -590,18 +651,25 @@ static void text_categories(FILE *f, const kit_viz_view *v, const kit_viz_grid *
     if (!any_category(g, present))
         return;
     fprintf(f, "\ncategories:\n");
-    for (unsigned b = 0; b < g->w; b++) {
-        row_start(r, b);
-        for (uint32_t c = 0; c < g->cols; c++) {
-            const kit_viz_cell *cell = &g->cell[(size_t)c * g->w + b];
-            char text[3] = {' ', cell->cat == KIT_VIZ_CAT_NONE ? ' ' : cat_style[cell->cat].letter, '\0'};
-            row_add(r, v, g, c, text);
+    for (uint32_t c0 = 0, c1; c0 < g->cols; c0 = c1) {
+        c1 = band_end(v, g, r, 2, c0);
+        band_heading(f, g, c0, c1);
+        for (unsigned b = 0; b < g->w; b++) {
+            row_start(r, b);
+            for (uint32_t c = c0; c < c1; c++) {
+                const kit_viz_cell *cell = &g->cell[(size_t)c * g->w + b];
+                char text[3] = {' ', cell->cat == KIT_VIZ_CAT_NONE ? ' ' : cat_style[cell->cat].letter, '\0'};
+                row_add(r, v, g, c0, c, text);
+            }
+            put_trimmed(f, r->line, r->len);
         }
-        put_trimmed(f, r->line, r->len);
     }
     for (int c = 1; c < KIT_VIZ_CAT_COUNT; c++)
-        if (present[c])
-            fprintf(f, "  %c %s\n", cat_style[c].letter, cat_style[c].meaning);
+        if (present[c]) {
+            char prefix[8];
+            snprintf(prefix, sizeof prefix, "  %c ", cat_style[c].letter);
+            text_wrapped(f, prefix, 4, cat_style[c].meaning);
+        }
 }
 
 int kit_viz_render_text(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, size_t ng)
@@ -617,11 +685,11 @@ int kit_viz_render_text(FILE *f, const kit_viz_view *v, const kit_viz_grid *g, s
     if (!r.line)
         return -1;
     if (v->title[0])
-        fprintf(f, "%s\n", v->title);
+        text_wrapped(f, "", 2, v->title);
     if (v->note[0])
-        fprintf(f, "note: %s\n", v->note);
+        text_wrapped(f, "note: ", 6, v->note);
     describe(v, g0, desc, sizeof desc);
-    fprintf(f, "%s\n", desc);
+    text_wrapped(f, "", 2, desc);
     for (size_t i = 0; i < ng; i++)
         text_grid(f, v, &g[i], &r);
     text_legend(f, v, g, ng);

@@ -141,7 +141,10 @@ const kit_viz_cell *kit_viz_cell_at(const kit_viz_grid *g, unsigned bank, uint32
 /**
  * Writes grids as plain text: the title, then each grid (highlighted cells in
  * [ ], conflicting ones in < >) with the simulator's counts under it, then a
- * legend and, if any cell has one, a map of the categories.
+ * legend and, if any cell has one, a map of the categories. It fits a terminal
+ * of 80 columns: prose is wrapped at blanks (only a single word longer than a
+ * line, such as a long file name, can pass 80), and a grid wider than that is
+ * drawn in bands of columns, each headed by the words it shows.
  * @param[in] f  where to write
  * @param[in] v  the view the grids were built with
  * @param[in] g  the grids, one per step shown, all of the same shape

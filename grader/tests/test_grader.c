@@ -905,28 +905,192 @@ static void test_report_json(void)
     free(json);
 }
 
+/* The Gradescope entry of rep named NAME ("01-x test merge/p1"), up to its closing brace, or "" when there is none. */
+static char *gs_entry(const char *gs, const char *name, char *buf, size_t len)
+{
+    char key[128];
+    snprintf(key, sizeof key, "{\"name\": \"%s", name);
+    const char *at = strstr(gs, key), *end = at ? strstr(at, "\"}") : NULL;
+    snprintf(buf, len, "%.*s", at && end ? (int)(end + 2 - at) : 0, at ? at : "");
+    return buf;
+}
+
 static void test_report_gradescope(void)
 {
     fill_report();
-    char *gs = write_report(report_gradescope);
+    char *gs = write_report(report_gradescope), e[1024];
     KIT_ASSERT_MSG(json_valid(gs), "report_gradescope wrote invalid JSON:\n%s", gs);
     KIT_ASSERT_MSG(first_unsafe_byte(gs, "\n") < 0, "report_gradescope wrote invalid UTF-8 or control bytes");
-    /* the hidden test and the task that has it are after_due_date; the rest is visible */
-    KIT_ASSERT_MSG(strstr(gs, "test merge/h1 (hidden)\", \"score\": 0, \"max_score\": 0, \"status\": \"passed\", "
-                              "\"output\": \"pass\", \"visibility\": \"after_due_date\"") != NULL,
-                   "hidden test h1 not after_due_date:\n%s", gs);
-    KIT_ASSERT_MSG(strstr(gs, "task merge: the merge\", \"score\": 6, \"max_score\": 6, \"status\": \"passed\", "
-                              "\"output\": \"pass (3 tests)\", \"visibility\": \"after_due_date\"") != NULL,
-                   "task merge (with a hidden test) not after_due_date:\n%s", gs);
+    /* the top-level output sums up the submission, as plain text */
+    KIT_ASSERT_MSG(strncmp(gs, "{\n  \"score\": 6,\n", 15) == 0, "no total score at the top:\n%s", gs);
+    KIT_ASSERT_MSG(strstr(gs, "\"output\": \"Total: 6/10 (60.0%), runners built for the kit's CPU emulation.\\n01-x: "
+                              "6/10; not passed: stable\\n02-y: not graded") &&
+                       strstr(gs, "\"output_format\": \"text\""),
+                   "no plain-text summary at the top:\n%s", gs);
+    /* by default a task's points are visible, with its public tests; hidden tests after the due date */
+    KIT_ASSERT_MSG(strstr(gs_entry(gs, "01-x test merge/h1 (hidden)", e, sizeof e),
+                          "\"score\": 0, \"max_score\": 0, \"status\": \"passed\", \"output\": \"pass\", "
+                          "\"visibility\": \"after_due_date\"}"),
+                   "hidden test h1 not after_due_date: '%s'", e);
+    KIT_ASSERT_MSG(strstr(gs_entry(gs, "01-x task merge: the merge", e, sizeof e),
+                          "\"score\": 6, \"max_score\": 6, \"status\": \"passed\", \"output\": \"pass (3 tests)\", "
+                          "\"visibility\": \"visible\"}"),
+                   "task merge (with a hidden test) not visible: '%s'", e);
     KIT_ASSERT_MSG(strstr(gs, "task stable: stability\", \"score\": 0, \"max_score\": 4, \"status\": \"failed\"") &&
                        strstr(gs, "?</failure><x>]]>&\\\\ ??[2J ?? caf\xc3\xa9\\nRerun it on your own file: make check "
                                   "LAB=01 TEST=s1\", \"visibility\": \"visible\"}"),
                    "task stable (public only) wrong or not visible:\n%s", gs);
-    KIT_ASSERT_MSG(strstr(gs, "test merge/p1\", \"score\": 0, \"max_score\": 0, \"status\": \"passed\", "
-                              "\"output\": \"pass\", \"visibility\": \"visible\"") != NULL,
-                   "public test p1 not visible:\n%s", gs);
+    KIT_ASSERT_MSG(strstr(gs_entry(gs, "01-x test merge/p1\"", e, sizeof e),
+                          "\"score\": 0, \"max_score\": 0, \"status\": \"passed\", \"output\": \"pass\", "
+                          "\"visibility\": \"visible\"}"),
+                   "public test p1 not visible: '%s'", e);
     KIT_ASSERT_MSG(strstr(gs, "02-y: not graded") != NULL, "the broken lab is missing:\n%s", gs);
     free(gs);
+
+    /* p1 fails task merge: p2 and h1 did not run, and say so, with neither a score nor a status */
+    lab_result *lab = &rep.labs[0];
+    lab->tasks[0].v = lab->tests[0].v = V_WRONG;
+    lab->tasks[0].points = 0;
+    lab->tasks[0].failed_test = 0;
+    report_total(&rep);
+    for (int x = 1; x <= 3; x += 2) {
+        lab->tests[x].v = V_WRONG;
+        lab->tests[x].skipped = 1;
+        snprintf(lab->tests[x].detail, sizeof lab->tests[x].detail, "not run: an earlier test of this task failed");
+    }
+    gs = write_report(report_gradescope);
+    KIT_ASSERT_MSG(json_valid(gs), "invalid JSON:\n%s", gs);
+    KIT_ASSERT_MSG(strcmp(gs_entry(gs, "01-x test merge/p2", e, sizeof e),
+                          "{\"name\": \"01-x test merge/p2 (not run)\", \"output\": \"not run: an earlier test of this "
+                          "task failed\", \"visibility\": \"visible\"}") == 0,
+                   "p2, not run, is not an entry without score and status: '%s'", e);
+    KIT_ASSERT_MSG(strstr(gs_entry(gs, "01-x test merge/h1 (hidden) (not run)", e, sizeof e), "after_due_date"),
+                   "h1, not run, lost its name or visibility: '%s'", e);
+    KIT_ASSERT_MSG(strstr(gs, "Total: 0/10") && strstr(gs, "not passed: merge, stable"), "summary:\n%s", gs);
+    free(gs);
+
+    /* a hidden test fails task merge: the visible task entry says so without its name or values */
+    lab->tests[0].v = V_PASS;
+    lab->tests[1].v = V_PASS, lab->tests[1].skipped = 0;
+    lab->tests[3].v = V_WRONG, lab->tests[3].skipped = 0;
+    snprintf(lab->tests[3].detail, sizeof lab->tests[3].detail, "wrong output (a hidden test: its values are not shown)");
+    lab->tasks[0].failed_test = 3;
+    snprintf(lab->tasks[0].detail, sizeof lab->tasks[0].detail, "hidden test h1: wrong output (values not shown)");
+    gs = write_report(report_gradescope);
+    KIT_ASSERT_MSG(strstr(gs_entry(gs, "01-x task merge", e, sizeof e),
+                          "\"output\": \"failed a hidden test; its name and details show after the due date\", "
+                          "\"visibility\": \"visible\"}") &&
+                       !strstr(e, "h1"),
+                   "a task failed by a hidden test shows it before the due date: '%s'", e);
+    free(gs);
+
+    /* the spec's visibility line: tasks after the due date, hidden tests never */
+    snprintf(lab->visibility.tasks, sizeof lab->visibility.tasks, "after_due_date");
+    snprintf(lab->visibility.hidden_tests, sizeof lab->visibility.hidden_tests, "hidden");
+    gs = write_report(report_gradescope);
+    KIT_ASSERT_MSG(strstr(gs_entry(gs, "01-x task merge", e, sizeof e),
+                          "its name and details show never\", \"visibility\": \"after_due_date\"}"),
+                   "task merge with tasks=after_due_date hidden=hidden: '%s'", e);
+    KIT_ASSERT_MSG(strstr(gs_entry(gs, "01-x test merge/h1 (hidden)", e, sizeof e), "\"visibility\": \"hidden\"}"),
+                   "hidden test with hidden=hidden: '%s'", e);
+    KIT_ASSERT_MSG(strstr(gs_entry(gs, "01-x test merge/p1\"", e, sizeof e), "\"visibility\": \"visible\"}"),
+                   "public test p1 moved with the other keys: '%s'", e);
+    KIT_ASSERT_MSG(strstr(gs, "Hidden tests show their names and details never."), "summary:\n%s", gs);
+    free(gs);
+}
+
+/* The spec's `visibility` line: each key set, later lines override, bad keys and values refused with their line. */
+static void test_report_visibility_read(void)
+{
+    static const struct {
+        const char *spec, *tasks, *pub, *hidden, *error;
+    } cases[] = {
+        {"lab 01-x\ntask merge 6 m\n", "", "", "", NULL},
+        {"visibility hidden=after_published\n", "", "", "after_published", NULL},
+        {"visibility tasks=after_due_date public=hidden\n# a comment\nvisibility tasks=visible\n", "visible", "hidden",
+         "", NULL},
+        {"lab 01-x\n\nvisibility hidden=soon\n", "", "", "", "s.spec:3: 'hidden=soon': a visibility is visible"},
+        {"visibility all=visible\n", "", "", "", "s.spec:1: visibility takes tasks=V, public=V and hidden=V, not 'all=visible'"},
+        {"visibility tasks\n", "", "", "", "not 'tasks'"},
+        {"visibility\n", "", "", "", "s.spec:1: visibility needs tasks=V, public=V or hidden=V"},
+        {"visibility publicity=visible\n", "", "", "", "not 'publicity=visible'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        report_visibility v;
+        char err[256] = "";
+        memset(&v, 0, sizeof v);
+        FILE *f = tmpfile();
+        fputs(cases[i].spec, f);
+        rewind(f);
+        int rc = report_visibility_read(f, "s.spec", &v, err, sizeof err);
+        fclose(f);
+        if (cases[i].error)
+            KIT_ASSERT_MSG(rc == -1 && strstr(err, cases[i].error), "spec '%s': expected -1 and '%s', got %d '%s'",
+                           cases[i].spec, cases[i].error, rc, err);
+        else
+            KIT_ASSERT_MSG(rc == 0 && strcmp(v.tasks, cases[i].tasks) == 0 && strcmp(v.public_tests, cases[i].pub) == 0 &&
+                               strcmp(v.hidden_tests, cases[i].hidden) == 0,
+                           "spec '%s': expected 0 and '%s' '%s' '%s', got %d '%s' '%s' '%s' (%s)", cases[i].spec,
+                           cases[i].tasks, cases[i].pub, cases[i].hidden, rc, v.tasks, v.public_tests, v.hidden_tests,
+                           err);
+    }
+    /* spec_parse() reads past the line, so one spec file serves both */
+    char err[256];
+    spec_lab lab;
+    memset(&lab, 0, sizeof lab);
+    FILE *f = tmpfile();
+    fputs("lab 01-x\ntitle T\nfile x.cuh\nvisibility hidden=hidden\ntask merge 6 m\ntest merge public p1 op=merge\n", f);
+    rewind(f);
+    int rc = spec_parse(f, "t.spec", 0, &lab, err, sizeof err);
+    fclose(f);
+    KIT_ASSERT_MSG(rc == 0, "spec_parse refused a spec with a visibility line: %s", err);
+}
+
+/* The Markdown feedback page: the score table, each failing test's line in a code block with its rerun command. */
+static void test_report_markdown(void)
+{
+    fill_report();
+    char *md = write_report(report_markdown);
+    KIT_ASSERT_MSG(first_unsafe_byte(md, "\n") < 0, "report_markdown wrote invalid UTF-8 or control bytes");
+    KIT_ASSERT_MSG(strncmp(md, "# Grading report: students/\"PASS\"?&lt;/failure&gt;&lt;x&gt;\\]\\]&gt;&amp;\\\\ ", 70) == 0,
+                   "the title does not escape the submission's name:\n%s", md);
+    KIT_ASSERT_MSG(strstr(md, "**Total: 6/10 (60.0%)**") && strstr(md, "| 01-x | merge | 6/6 | pass |\n") &&
+                       strstr(md, "| 01-x | stable | 0/4 | wrong |\n") && strstr(md, "| **total** | | **6/10** | |\n"),
+                   "no score table:\n%s", md);
+    KIT_ASSERT_MSG(strstr(md, "### 01-x, task stable: 0/4\n\nPublic test s1 failed:\n\n    \"PASS\"?</failure><x>]]>&\\ "
+                              "??[2J ?? caf\xc3\xa9\n\nRerun it on your own file:\n\n    make check LAB=01 TEST=s1\n"),
+                   "the failing test, its line and its command:\n%s", md);
+    KIT_ASSERT_MSG(!strstr(md, "task merge:"), "a passing task has a section:\n%s", md);
+    free(md);
+
+    lab_result *lab = &rep.labs[0]; /* a hidden test fails merge after p1 passed; p2 did not run */
+    lab->tasks[0].v = lab->tests[3].v = V_WRONG;
+    lab->tests[1].skipped = 1, lab->tests[1].v = V_WRONG;
+    snprintf(lab->tests[3].detail, sizeof lab->tests[3].detail, "wrong output (a hidden test: its values are not shown)");
+    md = write_report(report_markdown);
+    KIT_ASSERT_MSG(strstr(md, "Hidden test h1 failed:\n\n    wrong output (a hidden test: its values are not shown)\n\n"
+                              "A hidden test cannot be run on your side; this runs the public ones:\n\n    make check LAB=01\n") &&
+                       strstr(md, "1 more test of this task did not run"),
+                   "the hidden test and the one not run:\n%s", md);
+    free(md);
+
+    lab->whole = V_COMPILE; /* no runner: one section for the lab */
+    for (int t = 0; t < 2; t++) {
+        lab->tasks[t].v = V_COMPILE;
+        snprintf(lab->tasks[t].detail, sizeof lab->tasks[t].detail, "compile error (exit 1): x.cuh:3: error: oops");
+    }
+    md = write_report(report_markdown);
+    KIT_ASSERT_MSG(strstr(md, "### 01-x: 0/10\n\nNo test of this lab ran:\n\n    compile error (exit 1): x.cuh:3: error: oops\n") &&
+                       !strstr(md, "task merge"),
+                   "a lab that did not build:\n%s", md);
+    free(md);
+
+    rep.nlabs = 1; /* all passing */
+    for (int t = 0; t < 2; t++)
+        lab->tasks[t].v = V_PASS;
+    md = write_report(report_markdown);
+    KIT_ASSERT_MSG(strstr(md, "Every task passed.\n") && !strstr(md, "##"), "all passing:\n%s", md);
+    free(md);
 }
 
 static void test_report_junit(void)
@@ -1993,6 +2157,8 @@ static void register_tests(void)
     kit_test_add(r, "totals and percent", test_report_totals);
     kit_test_add(r, "JSON report", test_report_json);
     kit_test_add(r, "Gradescope results.json", test_report_gradescope);
+    kit_test_add(r, "a spec's Gradescope visibility", test_report_visibility_read);
+    kit_test_add(r, "the Markdown feedback page", test_report_markdown);
     kit_test_add(r, "JUnit XML", test_report_junit);
     kit_test_add(r, "table and TSV", test_report_table_and_tsv);
     kit_test_add(r, "the command that reruns a test", test_report_rerun);
