@@ -360,9 +360,10 @@ $(BUILD)/tests/test_selftest: $(BUILD)/obj/grader/tests/test_selftest.o $(LIBKIT
 	$(call link_c,-lcunit)
 
 # ---- the jobs ------------------------------------------------------------------
-# The golden counts: ncu's shared-memory counts of every launch of the specs of labs 3-9 on an H100,
-# with the simulator's (results/README.md); make test recounts the simulator's (mk/lab-counts.sh).
-LAB_COUNTS_GOLDEN := results/2026-11-28-h100-h200-merge-exchange/golden.tsv
+# The golden counts: ncu's shared-memory counts of every launch of the public specs of labs 3-9 on an
+# H100, with the simulator's: the public rows of results/2026-11-28-h100-h200-merge-exchange/golden.tsv
+# (results/README.md); make test recounts the simulator's (mk/lab-counts.sh).
+LAB_COUNTS_GOLDEN := common/tests/golden/lab-counts.tsv
 # make test builds with -Werror in two stages: first the grader and the kit's tests, whose programs
 # (the longest first) then run TEST_JOBS at once while the lab programs build beside them; the lab
 # tests start when that build is done. A graded runner's limit in CPU mode is its CPU time, so

@@ -228,7 +228,7 @@ mine = [t for t in d["tests"] if t["name"].startswith(sys.argv[2] + " task ")]
 sys.exit(0 if mine and all(t["score"] == t["max_score"] for t in mine) and sum(t["max_score"] for t in mine) > 0 else 1)
 EOF
     says $u output "$l1: graded gpu-merge-kit-student/labs/$l1/$f1"
-    says $u output "Runners built for"
+    says $u output "runners built for"
     says $u "$l2 task" "not implemented: lab 02:co_rank in labs/$l2/$f2"
 fi
 
