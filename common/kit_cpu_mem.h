@@ -28,8 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** The exit status of a runner that a checked access (or a fault) ended. */
-#define KIT_EXIT_FAULT 85
+#include "kit_types.h" /* KIT_EXIT_FAULT */
 
 /** Prepares the checked memory: the read-only segments, the thread-local data, the fault handler. Idempotent. */
 void kit_cpu_mem_init(void);

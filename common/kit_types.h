@@ -11,6 +11,13 @@
  */
 #define KIT_EXIT_NOMEM 87
 
+/**
+ * The exit status of a CPU-build program that the checked memory stopped (common/kit_cpu_mem.h):
+ * an access past a device array, into another thread's locals, through a wild pointer, or a fault.
+ * Its stderr's first line, after "kit CPU emulation: ", says which access, by which thread.
+ */
+#define KIT_EXIT_FAULT 85
+
 /** The kit's spelling of `__host__ __device__`; empty for plain C and C++ compilers. */
 #if defined(__CUDACC__)
 #define KIT_HD __host__ __device__

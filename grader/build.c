@@ -350,13 +350,17 @@ static int skeleton_dir(const build_env *b, const spec_lab *spec, char *dir, siz
  * uses, or in the student kit, which has none, their untouched skeletons. It is rebuilt when any of
  * them, the harness, common/ or the compiler changes.
  */
-static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, char *why, size_t len)
+/*
+ * The lab's runner object built, trusted, from the lab's files in labdir (the skeleton's, or the
+ * solution's) and the reference copies of the labs it uses, into work/vet/<name>-<mode>/bin/runner.o
+ * (name: the lab, then -KIND when KIND is not "", then the pairs' hash), and its reading into out.
+ */
+static int lab_object(const build_env *b, const spec_lab *spec, const char *labdir, const char *kind, char *name,
+                      size_t nlen, vet_object *out, char *why, size_t len)
 {
-    char names[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES)][4400], src[4300], common[4200], labdir[4200], harness[4300];
+    char names[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES)][4400], src[4300], common[4200], harness[4300];
     const char *files[2 * (SPEC_MAX_FILES + SPEC_MAX_FILES) + 1], *inputs[SPEC_MAX_FILES + SPEC_MAX_FILES + 5];
     int n = 0, i = 0;
-    if (skeleton_dir(b, spec, labdir, sizeof labdir, why, len) != 0)
-        return -1;
     for (int f = 0; f < spec->nfiles; f++) {
         snprintf(names[n], sizeof names[n], "%s/%s", labdir, spec->files[f]);
         files[n] = names[n], n++;
@@ -383,15 +387,52 @@ static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, c
     inputs[i++] = GRADER_ITSELF;
     inputs[i] = NULL;
     /* a runner built for some (type, E) pairs alone has an object of its own (spec_runner_pairs()) */
-    char name[96];
-    snprintf(name, sizeof name, "%s", spec->lab);
+    snprintf(name, nlen, "%s%s%s", spec->lab, kind[0] ? "-" : "", kind);
     if (b->defines && b->defines[0]) {
         unsigned h = 2166136261u; /* FNV-1a of the flags, to name the folder: the kit's own input, not a submission's */
         for (const char *c = b->defines; *c; c++)
             h = (h ^ (unsigned char)*c) * 16777619u;
-        snprintf(name, sizeof name, "%s-pairs-%08x", spec->lab, h);
+        snprintf(name + strlen(name), nlen - strlen(name), "-pairs-%08x", h);
     }
     return trusted_object(b, name, src, files, inputs, out, why, len);
+}
+
+/* The lab's runner built from its skeleton: what the student's object is compared with. */
+static int baseline(const build_env *b, const spec_lab *spec, vet_object *out, char *why, size_t len)
+{
+    char labdir[4200], name[128];
+    if (skeleton_dir(b, spec, labdir, sizeof labdir, why, len) != 0)
+        return -1;
+    return lab_object(b, spec, labdir, "", name, sizeof name, out, why, len);
+}
+
+int build_reference(const build_env *b, const spec_lab *spec, char *path, size_t plen, char *why, size_t len)
+{
+    char labdir[4300], name[128], vet[4300], dir[4600];
+    vet_object o;
+    snprintf(labdir, sizeof labdir, "%s/solutions/%s", b->kit, spec->lab);
+    if (access(labdir, R_OK) != 0)
+        return kit_err(why, len, "grader: no reference solution of %s here", spec->lab);
+    if (lab_object(b, spec, labdir, "reference", name, sizeof name, &o, why, len) != 0)
+        return -1;
+    snprintf(dir, sizeof dir, "%s/%s-%s", vet_folder(b, vet, sizeof vet), name, b->cpu ? "cpu" : "gpu");
+    paths p;
+    paths_for(b, "", dir, &p);
+    const char *const inputs[] = {p.obj, b->libkit, NULL};
+    if (stale(p.out, inputs)) {
+        char tmp[4700], *argv[64], flags[1024];
+        snprintf(tmp, sizeof tmp, "%s.%ld", p.out, (long)getpid()); /* linked aside, moved into place */
+        command(b, STEP_LINK, &p, flags, sizeof flags, argv);
+        for (int a = 0; argv[a]; a++)
+            if (argv[a] == p.out)
+                argv[a] = tmp;
+        if (trusted(argv, p.log) != 0 || rename(tmp, p.out) != 0) {
+            remove(tmp);
+            return kit_err(why, len, "grader could not link the reference runner of %s (see %s)", spec->lab, p.log);
+        }
+    }
+    snprintf(path, plen, "%s", p.out);
+    return 0;
 }
 
 /* The lab API in use (grader/lab_api.cu): what any lab file may reference, whatever its skeleton does. */
@@ -442,6 +483,158 @@ static int vet_build(const build_env *b, const spec_lab *spec, const paths *p, c
         vet_object_free(&mine);
     }
     return rc; /* the allowed objects stay in trusted_object()'s cache */
+}
+
+/* ---- the lab-file checker (grader/labcheck.c): the dialect, on the syntax tree --------------------- */
+
+/* The include guard the lab's skeleton opens with (its first #ifndef), in guard; "" when it has none. */
+static void skeleton_guard(const build_env *b, const spec_lab *spec, const char *file, char *guard, size_t glen)
+{
+    char dir[4400], path[4600], line[512], why[200];
+    guard[0] = '\0';
+    if (skeleton_dir(b, spec, dir, sizeof dir, why, sizeof why) != 0)
+        return;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "r");
+    while (f && !guard[0] && fgets(line, sizeof line, f)) {
+        char name[256];
+        if (sscanf(line, " #ifndef %255s", name) == 1)
+            snprintf(guard, glen, "%s", name);
+    }
+    if (f)
+        fclose(f);
+}
+
+/*
+ * labcheck's command line for one file of the lab, found in `dir`, with the files of its uses in
+ * `uses_dir`: argv (room for 64) and its strings in buf (48 of them).
+ */
+static void labcheck_argv(const build_env *b, const spec_lab *spec, const char *file, const char *dir,
+                          const char *uses_dir, const char *cache, char (*buf)[4700], char **argv)
+{
+    int a = 0, k = 0;
+    char self[4096], harness[4300];
+    ssize_t n = readlink(GRADER_ITSELF, self, sizeof self - 1);
+    self[n > 0 ? n : 0] = '\0';
+    snprintf(buf[k], sizeof buf[k], "%s/labcheck", dirname(self)); /* it is built beside the grader */
+    argv[a++] = buf[k++];
+    argv[a++] = (char *)"--student";
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, file);
+    argv[a++] = buf[k++];
+    skeleton_guard(b, spec, file, buf[k], sizeof buf[k]);
+    if (buf[k][0]) {
+        argv[a++] = (char *)"--guard";
+        argv[a++] = buf[k++];
+    }
+    for (int u = 0; u < spec->nuses; u++) {
+        argv[a++] = (char *)"--uses";
+        snprintf(buf[k], sizeof buf[k], "%s/%s", uses_dir, strchr(spec->uses[u], '/') + 1);
+        argv[a++] = buf[k++];
+    }
+    /* the lab's given code (harness/<p>_given.cuh), whose names the file may use */
+    snprintf(harness, sizeof harness, "%s/labs/%s/harness", b->kit, spec->lab);
+    DIR *d = opendir(harness);
+    for (struct dirent *e; d && (e = readdir(d)) && k < 36;) {
+        size_t l = strlen(e->d_name);
+        if (l > 10 && strcmp(e->d_name + l - 10, "_given.cuh") == 0) {
+            argv[a++] = (char *)"--given";
+            snprintf(buf[k], sizeof buf[k], "%s/%s", harness, e->d_name);
+            argv[a++] = buf[k++];
+        }
+    }
+    if (d)
+        closedir(d);
+    argv[a++] = (char *)"--api";
+    snprintf(buf[k], sizeof buf[k], "%s/grader/lab_api.cu", b->kit);
+    argv[a++] = buf[k++];
+    argv[a++] = (char *)"--api-cache";
+    argv[a++] = (char *)cache;
+    argv[a++] = (char *)"--";
+    argv[a++] = (char *)"-x";
+    argv[a++] = (char *)"c++";
+    argv[a++] = (char *)"-std=c++17";
+    argv[a++] = (char *)"-DKIT_CPU";
+    snprintf(buf[k], sizeof buf[k], "-I%s", dir);
+    argv[a++] = buf[k++];
+    if (strcmp(dir, uses_dir) != 0) {
+        snprintf(buf[k], sizeof buf[k], "-I%s", uses_dir);
+        argv[a++] = buf[k++];
+    }
+    snprintf(buf[k], sizeof buf[k], "-I%s/common", b->kit);
+    argv[a++] = buf[k++];
+    snprintf(buf[k], sizeof buf[k], "%s/driver.cu", harness);
+    argv[a++] = buf[k++];
+    argv[a] = NULL;
+}
+
+/* The first line of a file, without its newline, in line; "" when there is none. */
+static void first_line_of(const char *path, char *line, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    line[0] = '\0';
+    if (f && fgets(line, (int)len, f))
+        line[strcspn(line, "\r\n")] = '\0';
+    if (f)
+        fclose(f);
+}
+
+int build_check_source(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len)
+{
+    char dir[4300], vet[4300], cache[4400], log[4400], skel[4400], out[4400], api[4400], line[400];
+    char buf[48][4700], *argv[80];
+    snprintf(dir, sizeof dir, "%s/scratch", scratch);
+    snprintf(cache, sizeof cache, "%s/lab-api.labcheck", vet_folder(b, vet, sizeof vet));
+    snprintf(log, sizeof log, "%s/labcheck.log", scratch);
+    snprintf(out, sizeof out, "%s/labcheck", scratch);
+    snprintf(api, sizeof api, "%s/grader/lab_api.cu", b->kit);
+    if (mkdir(out, 0755) != 0 && errno != EEXIST)
+        return kit_err(why, len, "grader could not make %s: %s", out, strerror(errno));
+    if (skeleton_dir(b, spec, skel, sizeof skel, why, len) != 0)
+        return -1;
+    for (int f = 0; f < spec->nfiles; f++) {
+        /* First the skeleton, trusted and outside the sandbox: it must pass, and its run writes the
+           lab API's allowlist into the cache, which the student's run then only reads. */
+        labcheck_argv(b, spec, spec->files[f], skel, dir, cache, buf, argv);
+        if (trusted(argv, log) != 0) {
+            first_line_of(log, line, sizeof line);
+            return kit_err(why, len, "grader: the lab-file checker refuses the skeleton of %s: %s", spec->lab, line);
+        }
+        labcheck_argv(b, spec, spec->files[f], dir, dir, cache, buf, argv);
+        /* What the checker sees: what a compile sees (the kit's common/, the labs' harnesses, the
+           submitted files), the checker itself, the API file and its cache, read-only; its empty
+           folder, writable. */
+        sb_view view;
+        if (sb_view_compile(&view, b->kit, dir, out, NULL, NULL) != 0 || sb_view_add(&view, argv[0], NULL, 0) != 0 ||
+            sb_view_add(&view, api, NULL, 0) != 0 || sb_view_add(&view, cache, NULL, 0) != 0)
+            return kit_err(why, len, "grader could not describe the lab-file checker's view (paths too long)");
+        sb_limits lim;
+        memset(&lim, 0, sizeof lim);
+        lim.timeout_s = b->timeout_s;
+        lim.file_bytes = 1 << 20;
+        lim.nproc = 16;
+        lim.uid = b->uid;
+        lim.gid = b->gid;
+        lim.no_network = 1;
+        lim.cwd = out;
+        lim.stdout_path = log;
+        lim.stderr_path = log;
+        char *envp[] = {(char *)"PATH=/usr/bin:/bin", (char *)"TMPDIR=/tmp", NULL};
+        lim.envp = envp;
+        sandbox_apply(b->box, &lim, 1, 1, view.bind);
+        sb_result res;
+        if (sb_run(argv, &lim, &res) != 0)
+            return kit_err(why, len, "grader could not fork the lab-file checker");
+        first_line_of(log, line, sizeof line);
+        if (res.kind == SB_EXITED && res.code == 0)
+            continue;
+        if (res.kind == SB_EXITED && res.code == 1)
+            return kit_err(why, len, "not accepted: %s", line);
+        char how[160];
+        sb_describe(&res, &lim, how, sizeof how);
+        return kit_err(why, len, "not accepted: the lab-file checker could not check the file (%s)%s%s", how,
+                       line[0] ? ": " : "", line);
+    }
+    return 0;
 }
 
 int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len)

@@ -56,6 +56,34 @@ typedef struct build_env {
  */
 int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len);
 
+/**
+ * Checks the submission's files on their syntax tree, before any of them is compiled: the lab-file
+ * checker (build/grader/labcheck, grader/labcheck.c, beside the grader) parses each as the CPU build
+ * compiles it, in the sandbox, and refuses what lies outside the dialect a lab file is written in
+ * (labs/README.md). The lab's skeleton is checked first, outside the sandbox: it must pass.
+ * @param[in]  b       the build's settings (any runner's: the check is the same for all)
+ * @param[in]  spec    the lab
+ * @param[in]  scratch the lab's scratch folder (the files in scratch/scratch)
+ * @param[out] why     on a refusal, "not accepted: FILE:LINE: RULE: what" (the checker's first line)
+ * @param[in]  len     size of @p why
+ * @return 0 when every file is accepted, else -1
+ */
+int build_check_source(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len);
+
+/**
+ * The runner of the lab's reference solution (solutions/), built trusted and kept in work/vet until
+ * the kit, the lab or the compiler changes: what the grader measures a test's bounds F*ref against
+ * (check.h, check_env.reference). Build it with a CPU build's settings.
+ * @param[in]  b    the build's settings
+ * @param[in]  spec the lab
+ * @param[out] path the runner's path
+ * @param[in]  plen size of @p path
+ * @param[out] why  on failure, why (no solutions/ in the student kit, a build that failed)
+ * @param[in]  len  size of @p why
+ * @return 0, or -1
+ */
+int build_reference(const build_env *b, const spec_lab *spec, char *path, size_t plen, char *why, size_t len);
+
 /** Where runner b->part of the lab in scratch is: scratch/bin/runner for runner 0, scratch/bin-k/runner for k. */
 void build_runner_path(const build_env *b, const char *scratch, char *path, size_t len);
 

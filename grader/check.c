@@ -231,7 +231,54 @@ typedef struct measured {
     long long global_loads;  /**< global-memory load requests (counted only when the test bounds them) */
     long long global_stores; /**< global-memory store requests (likewise) */
     long long global_store_bytes; /**< CPU mode: the bytes the recorded global stores wrote, thread by thread */
+    long long thread_loads;  /**< CPU mode: the most global-memory loads one thread made */
+    long long thread_stores; /**< CPU mode: the most global-memory stores one thread made */
+    char busiest[80];        /**< CPU mode: "thread 0 of block 2", the thread that made the most of either */
 } measured;
+
+/* The counts of m, by spec_count (spec.h): what a bound of the spec names. */
+static void counts_of(const measured *m, spec_counts *c)
+{
+    c->v[SPEC_CONFLICTS] = m->conflicts;
+    c->v[SPEC_LOADS] = m->loads;
+    c->v[SPEC_SHARED_STORES] = m->shared_stores;
+    c->v[SPEC_GLOBAL_LOADS] = m->global_loads;
+    c->v[SPEC_GLOBAL_STORES] = m->global_stores;
+    c->v[SPEC_THREAD_LOADS] = m->thread_loads;
+    c->v[SPEC_THREAD_STORES] = m->thread_stores;
+}
+
+/*
+ * The most global loads and stores one thread of the launch made, into m (kept when above m's),
+ * with the thread's name. A launch of more than 2^26 threads is not counted thread by thread.
+ */
+static void thread_maxima(const kit_trace_run *run, measured *m)
+{
+    const kit_trace_launch *l = &run->launch;
+    uint64_t per_block = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    uint64_t threads = per_block * l->grid[0] * l->grid[1] * l->grid[2];
+    if (run->nglobal == 0 || threads == 0 || threads > (1u << 26))
+        return;
+    uint32_t *count = calloc(2 * threads, sizeof *count);
+    if (!count)
+        return;
+    for (size_t x = 0; x < run->nglobal; x++) {
+        const kit_access *a = &run->global[x];
+        uint64_t t = (uint64_t)a->block * per_block + a->thread;
+        if (t < threads)
+            count[2 * t + (a->write ? 1 : 0)]++;
+    }
+    for (uint64_t t = 0; t < threads; t++)
+        for (int w = 0; w < 2; w++) {
+            long long *most = w ? &m->thread_stores : &m->thread_loads;
+            if (count[2 * t + w] > (uint64_t)*most) {
+                *most = count[2 * t + w];
+                snprintf(m->busiest, sizeof m->busiest, "thread %llu of block %llu", (unsigned long long)(t % per_block),
+                         (unsigned long long)(t / per_block));
+            }
+        }
+    free(count);
+}
 
 /* The kernel a conflict threshold measures: the spec's kernel=, else the op's measured kernel. */
 static const char *measured_kernel(const spec_test *t)
@@ -286,6 +333,7 @@ static int count_from_stream(const spec_test *t, const char *trace, measured *m,
         m->global_stores += (long long)grep_.store.steps;
         for (size_t x = 0; x < runs[r].nglobal; x++)
             m->global_store_bytes += runs[r].global[x].write ? runs[r].global[x].size : 0;
+        thread_maxima(&runs[r], m);
         kit_bank_free(&rep);
         kit_bank_free(&grep_);
     }
@@ -353,19 +401,37 @@ static int judge_access(const spec_test *t, const measured *m, long long out_byt
     if (spec_test_global(t) && simulated && m->global_store_bytes < out_bytes)
         set(out, V_WRONG, "the global stores of %s were not all recorded (%lld of the output's %lld bytes): write the "
             "output with plain stores in the kernel's own code", k, m->global_store_bytes, out_bytes);
+    else if (t->max_thread_loads && simulated && m->thread_loads > t->max_thread_loads)
+        set(out, V_WRONG, "the work is not spread over the threads: %s made %lld global loads, more than the %lld one "
+            "thread of this launch makes (%s)", m->busiest, m->thread_loads, t->max_thread_loads, how);
+    else if (t->max_thread_stores && simulated && m->thread_stores > t->max_thread_stores)
+        set(out, V_WRONG, "the work is not spread over the threads: %s made %lld global stores, more than the %lld one "
+            "thread of this launch makes (%s)", m->busiest, m->thread_stores, t->max_thread_stores, how);
     else if (t->max_global_stores && m->global_stores > t->max_global_stores)
         set(out, V_WRONG, "the work is not spread over the threads: %s made %lld global store requests, more than the %lld "
             "of a kernel whose every thread writes its share of the output (%s)", k, m->global_stores,
             t->max_global_stores, how);
+    else if (t->min_global_stores && m->global_stores < t->min_global_stores)
+        set(out, V_WRONG, "%s made %lld global store requests, fewer than the %lld its algorithm makes (%s)", k,
+            m->global_stores, t->min_global_stores, how);
     else if (t->min_shared_stores && m->shared_stores < t->min_shared_stores)
         set(out, V_WRONG, "the tiles do not go through shared memory: %s made %lld shared-memory store requests, fewer "
             "than the %lld that loading them makes (%s)", k, m->shared_stores, t->min_shared_stores, how);
+    else if (t->max_shared_stores && m->shared_stores > t->max_shared_stores)
+        set(out, V_WRONG, "the work is not spread over the threads: %s made %lld shared-memory store requests, more than "
+            "the %lld its algorithm makes (%s)", k, m->shared_stores, t->max_shared_stores, how);
     else if (t->min_loads && m->loads < t->min_loads)
         set(out, V_WRONG, "%s made %lld shared-memory load requests, fewer than the %lld its algorithm makes (%s)", k,
             m->loads, t->min_loads, how);
+    else if (t->max_loads && m->loads > t->max_loads)
+        set(out, V_WRONG, "the work is not spread over the threads: %s made %lld shared-memory load requests, more than "
+            "the %lld its algorithm makes (%s)", k, m->loads, t->max_loads, how);
     else if (t->max_global_loads && m->global_loads > t->max_global_loads)
         set(out, V_WRONG, "%s made %lld global load requests, more than the %lld of a kernel that reads its inputs from "
             "global memory once, into shared memory (%s)", k, m->global_loads, t->max_global_loads, how);
+    else if (t->min_global_loads && m->global_loads < t->min_global_loads)
+        set(out, V_WRONG, "%s made %lld global load requests, fewer than the %lld its algorithm makes (%s)", k,
+            m->global_loads, t->min_global_loads, how);
     else
         return 0;
     return -1;
@@ -374,16 +440,30 @@ static int judge_access(const spec_test *t, const measured *m, long long out_byt
 /* One line of what was measured against the access bounds, for a passing verdict. */
 static void access_summary(const spec_test *t, const measured *m, char *buf, size_t len)
 {
+    const struct {
+        const char *what;
+        long long got, at_least, at_most;
+    } rows[] = {
+        {"global store requests", m->global_stores, t->min_global_stores, t->max_global_stores},
+        {"global load requests", m->global_loads, t->min_global_loads, t->max_global_loads},
+        {"shared store requests", m->shared_stores, t->min_shared_stores, t->max_shared_stores},
+        {"load requests", m->loads, t->min_loads, t->max_loads},
+        {"global loads of the busiest thread", m->thread_loads, 0, t->max_thread_loads},
+        {"global stores of the busiest thread", m->thread_stores, 0, t->max_thread_stores},
+    };
     buf[0] = '\0';
-    if (t->max_global_stores)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%lld global store requests <= %lld", buf[0] ? ", " : "",
-                 m->global_stores, t->max_global_stores);
-    if (t->max_global_loads)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%lld global load requests <= %lld", buf[0] ? ", " : "",
-                 m->global_loads, t->max_global_loads);
-    if (t->min_shared_stores)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%lld shared store requests >= %lld", buf[0] ? ", " : "",
-                 m->shared_stores, t->min_shared_stores);
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        size_t l = strlen(buf);
+        if (rows[r].at_least && rows[r].at_most)
+            snprintf(buf + l, len - l, "%s%lld %s in %lld .. %lld", l ? ", " : "", rows[r].got, rows[r].what,
+                     rows[r].at_least, rows[r].at_most);
+        else if (rows[r].at_most)
+            snprintf(buf + l, len - l, "%s%lld %s <= %lld", l ? ", " : "", rows[r].got, rows[r].what, rows[r].at_most);
+        else if (rows[r].at_least)
+            snprintf(buf + l, len - l, "%s%lld %s >= %lld", l ? ", " : "", rows[r].got, rows[r].what, rows[r].at_least);
+        else if (t->conflict_cmp && rows[r].got == m->loads && strcmp(rows[r].what, "load requests") == 0)
+            snprintf(buf + l, len - l, "%s%lld load requests", l ? ", " : "", m->loads); /* what the conflicts are of */
+    }
 }
 
 /*
@@ -397,7 +477,7 @@ static void judge_measured(const spec_test *t, const check_env *env, const char 
     if (!spec_test_measured(t) || out->v != V_PASS)
         return;
     const char *op = t->conflict_cmp == '<' ? "<=" : t->conflict_cmp == '>' ? ">=" : "==";
-    char tol[32] = "", how[96], why[240] = "", acc[200];
+    char tol[32] = "", how[96], why[240] = "", acc[400];
     if (t->tolerance_pct)
         snprintf(tol, sizeof tol, t->conflict_cmp == '<' ? " (+%d%%)" : " (+-%d%%)", t->tolerance_pct);
     if (t->gpu_slack && !env->simulated)
@@ -415,12 +495,16 @@ static void judge_measured(const spec_test *t, const check_env *env, const char 
         snprintf(how, sizeof how, "measured by ncu%s%s", env->arch ? " on " : "", env->arch ? env->arch : "");
     if (t->conflict_cmp && m.loads == 0) {
         char name[96];
-        set(out, V_WRONG, "%s made no shared-memory loads (%s): its data must go through shared memory",
-            kernel_words(t, name, sizeof name), how);
+        set(out, V_WRONG, "%s made no shared-memory loads (%s): its data must go through shared memory (bank conflicts "
+            "0, the bound %s %lld%s)", kernel_words(t, name, sizeof name), how, op, t->conflicts, tol);
         return;
     }
-    if (judge_access(t, &m, out_bytes, env->simulated, how, out) != 0)
+    if (judge_access(t, &m, out_bytes, env->simulated, how, out) != 0) {
+        if (t->conflict_cmp) /* the conflicts too, whatever failed first */
+            snprintf(out->detail + strlen(out->detail), sizeof out->detail - strlen(out->detail),
+                     "; bank conflicts %lld, the bound %s %lld%s", m.conflicts, op, t->conflicts, tol);
         return;
+    }
     access_summary(t, &m, acc, sizeof acc);
     if (!t->conflict_cmp) {
         set(out, V_PASS, "pass (%s, %s)", acc, how);
@@ -431,8 +515,8 @@ static void judge_measured(const spec_test *t, const check_env *env, const char 
     if (!env->simulated && t->arch[0] && env->arch && strcmp(t->arch, env->arch) != 0)
         snprintf(note, sizeof note, "; calibrated on %s", t->arch);
     if (meets(t, m.conflicts, !env->simulated))
-        set(out, V_PASS, "pass (bank conflicts %lld %s %lld%s, %lld load requests%s%s, %s%s)", m.conflicts, op, t->conflicts,
-            tol, m.loads, acc[0] ? ", " : "", acc, how, note);
+        set(out, V_PASS, "pass (bank conflicts %lld %s %lld%s, %s, %s%s)", m.conflicts, op, t->conflicts, tol, acc, how,
+            note);
     else
         set(out, V_WRONG, "bank conflicts %lld, not %s %lld%s (%s%s)", m.conflicts, op, t->conflicts, tol, how, note);
 }
@@ -757,6 +841,13 @@ static int judge_run(const spec_test *t, const check_env *env, const sb_result *
             ncu_error(csv, line, sizeof line); /* ncu's own complaint, if it failed: the kit's, not the runner's */
         if (!line[0] && !t->hidden)
             first_line(err_path, line, sizeof line);
+        static const char emulator[] = "kit CPU emulation: ";
+        if (env->simulated && run->kind == SB_EXITED && run->code == KIT_EXIT_FAULT) {
+            /* the checked memory's one line: which access, by which thread (a hidden test: what kind alone) */
+            const char *what = strncmp(line, emulator, sizeof emulator - 1) == 0 ? line + sizeof emulator - 1 : line;
+            set(out, V_CRASH, "%s", t->hidden ? "a memory access the checked memory refused" : what);
+            return -1;
+        }
         set(out, run->kind == SB_ERROR ? V_ERROR : V_CRASH, "%s%s%s", how, line[0] ? ": " : "", line);
         return -1;
     }
@@ -1085,6 +1176,47 @@ static int judge_reply(const spec_test *t, const check_job *j, check_result *out
     return 0;
 }
 
+/*
+ * A test whose bounds are F*ref: runs the reference solution's runner (env->reference, the CPU
+ * build) on the same request, counts its measured kernel from its stream, and makes the bounds of
+ * the copy c concrete (spec_apply_ref()). Returns 0, or -1 after setting out.
+ */
+static int reference_bounds(const spec_test *t, const check_env *env, const check_job *j, spec_test *c,
+                            check_result *out)
+{
+    if (!env->reference) {
+        set(out, V_ERROR, "grader: this test's bounds are relative to the reference solution, and there is none here");
+        return -1;
+    }
+    check_env renv = *env;
+    renv.runner = env->reference;
+    renv.simulated = 1;
+    renv.ncu = renv.sanitizer = NULL;
+    renv.counts = NULL;
+    check_job r = *j;
+    snprintf(r.res_path, sizeof r.res_path, "%s/reference-reply.bin", env->workdir);
+    snprintf(r.err_path, sizeof r.err_path, "%s/reference-stderr.txt", env->workdir);
+    snprintf(r.trace, sizeof r.trace, "%s/reference.trace", env->workdir);
+    r.profiled = 1;
+    sb_view_run(&r.view, renv.runner, env->workdir, 0, NULL, 0);
+    kit_res want;
+    long long reply_bytes = expected_reply(t, &r, &want);
+    check_result rout;
+    memset(&rout, 0, sizeof rout);
+    measured m;
+    char why[240] = "";
+    if (run_runner(t, &renv, &r, reply_bytes, &rout) != 0)
+        snprintf(why, sizeof why, "%.200s", rout.detail);
+    else if (count_from_stream(t, r.trace, &m, why, sizeof why) == 0) {
+        spec_counts counts;
+        counts_of(&m, &counts);
+        spec_apply_ref(c, &counts);
+        return 0;
+    }
+    set(out, V_ERROR, "grader: the reference solution could not be measured on this test: %s", why);
+    return -1;
+}
+
 void check_test(const spec_test *t, const check_env *env, check_result *out)
 {
     out->conflicts = -1;
@@ -1109,8 +1241,12 @@ void check_test(const spec_test *t, const check_env *env, check_result *out)
         goto done;
     if (judge_reply(t, j, out) != 0)
         goto done;
-    if (j->measured)
-        judge_measured(t, env, j->trace, j->csv, j->err_path, (long long)(j->m + j->n) * (long long)j->size, out);
+    if (j->measured) {
+        spec_test bounds = *t; /* with F*ref made concrete, when the test has such bounds */
+        if (out->v == V_PASS && spec_test_needs_ref(t) && reference_bounds(t, env, j, &bounds, out) != 0)
+            goto done;
+        judge_measured(&bounds, env, j->trace, j->csv, j->err_path, (long long)(j->m + j->n) * (long long)j->size, out);
+    }
 done:
     write_counts(t, env, ran, j->trace, j->csv, out);
     free(j->A);

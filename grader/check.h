@@ -24,7 +24,7 @@ const char *verdict_name(verdict v);
 /** The judgement of one test. */
 typedef struct check_result {
     verdict v; /**< the verdict */
-    char detail[256]; /**< one line, for example "wrong output at index 3: expected 7, got 8" */
+    char detail[400]; /**< one line, for example "wrong output at index 3: expected 7, got 8" */
     long long conflicts; /**< the measured kernel's shared-memory load conflicts, or -1 if none were counted */
     char reached[128]; /**< not-attempted public test: the skeleton marker the runner reached ("NN-slug:task"); else "" */
 } check_result;
@@ -56,6 +56,7 @@ typedef struct check_env {
     sandbox_policy box;   /**< how every run is contained */
     FILE *counts;         /**< --counts: every launch's shared-memory counts go here (counts.h), or NULL */
     const char *lab;      /**< the lab's folder, for the counts' lines */
+    const char *reference; /**< the reference solution's runner (CPU build), for bounds F*ref; NULL where there is none */
 } check_env;
 
 /**

@@ -11,8 +11,8 @@
 
 #define SHARED_LIMIT (227 * 1024) /* a block's shared memory at most: Hopper's opt-in, kit_cpu.cc's MAX_DYNAMIC_SHARED */
 
-static const char *const COUNT_NAMES[SPEC_NCOUNTS] = {"conflicts", "loads", "shared_stores", "global_loads",
-                                                      "global_stores"};
+static const char *const COUNT_NAMES[SPEC_NCOUNTS] = {"conflicts",     "loads",        "shared_stores", "global_loads",
+                                                      "global_stores", "thread_loads", "thread_stores"};
 static const char *const BASE_NAMES[SPEC_NBASES] = {"ref", "share", "warpq", "reads", "probe_loads", "theorem"};
 
 /* A message made for one line (a spec is read by one thread): what spec_parse() reports with its place. */
@@ -226,10 +226,10 @@ static void set_bound(spec_test *t, int count, char cmp, long long n)
         return;
     }
     long long *at_least[SPEC_NCOUNTS] = {NULL, &t->min_loads, &t->min_shared_stores, &t->min_global_loads,
-                                         &t->min_global_stores};
+                                         &t->min_global_stores, NULL, NULL};
     long long *at_most[SPEC_NCOUNTS] = {NULL, &t->max_loads, &t->max_shared_stores, &t->max_global_loads,
-                                        &t->max_global_stores};
-    if (cmp != '<')
+                                        &t->max_global_stores, &t->max_thread_loads, &t->max_thread_stores};
+    if (cmp != '<' && at_least[count])
         *at_least[count] = n;
     if (cmp != '>')
         *at_most[count] = n > 0 ? n : 1;
@@ -254,6 +254,10 @@ static int bound_option(spec_test *t, const char *key, const char *val, const ch
     if (k < 0) {
         *why = count == SPEC_CONFLICTS ? "a conflict threshold reads conflicts<=N, conflicts==N or conflicts>=N"
                                        : "a bound reads COUNT<=N, COUNT==N or COUNT>=N";
+        return 1;
+    }
+    if ((count == SPEC_THREAD_LOADS || count == SPEC_THREAD_STORES) && cmp != '<') {
+        *why = "thread_loads and thread_stores bound one thread's global accesses from above: thread_loads<=N";
         return 1;
     }
     const char *star = strchr(val, '*'), *name = star ? star + 1 : val;
@@ -564,9 +568,10 @@ int spec_test_global(const spec_test *t)
 {
     int ref = 0;
     for (int r = 0; r < t->nrel; r++)
-        ref |= t->rel[r].count == SPEC_GLOBAL_LOADS || t->rel[r].count == SPEC_GLOBAL_STORES;
+        ref |= t->rel[r].count == SPEC_GLOBAL_LOADS || t->rel[r].count == SPEC_GLOBAL_STORES ||
+               t->rel[r].count == SPEC_THREAD_LOADS || t->rel[r].count == SPEC_THREAD_STORES;
     return ref || t->max_global_loads > 0 || t->max_global_stores > 0 || t->min_global_loads > 0 ||
-           t->min_global_stores > 0;
+           t->min_global_stores > 0 || t->max_thread_loads > 0 || t->max_thread_stores > 0;
 }
 
 int spec_test_measured(const spec_test *t)

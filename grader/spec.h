@@ -26,6 +26,8 @@ typedef enum spec_count {
     SPEC_SHARED_STORES, /**< "shared_stores": shared-memory store requests */
     SPEC_GLOBAL_LOADS,  /**< "global_loads": global-memory load requests */
     SPEC_GLOBAL_STORES, /**< "global_stores": global-memory store requests */
+    SPEC_THREAD_LOADS,  /**< "thread_loads": the most global-memory loads one thread made (CPU mode) */
+    SPEC_THREAD_STORES, /**< "thread_stores": the most global-memory stores one thread made (CPU mode) */
     SPEC_NCOUNTS        /**< how many there are */
 } spec_count;
 
@@ -91,6 +93,8 @@ typedef struct spec_test {
     long long max_global_loads;  /**< global_loads<=N: the most global-memory load requests, 0 for none */
     long long min_global_stores; /**< global_stores>=N: the fewest global-memory store requests, 0 for none */
     long long max_global_stores; /**< global_stores<=N: the most global-memory store requests, 0 for none */
+    long long max_thread_loads;  /**< thread_loads<=N: the most global-memory loads one thread may make, 0 for none */
+    long long max_thread_stores; /**< thread_stores<=N: the most global-memory stores one thread may make, 0 for none */
     int stores_per_share;        /**< global_stores<=K*share: K, the bound's store instructions per output a thread owes */
     int gpu_slack_per_round;     /**< gpu_slack=K*rounds (op=sort): K, before gpu_slack is computed from u */
     unsigned char sides[SPEC_NCOUNTS]; /**< per spec_count, the sides the spec bounds: 1 at least, 2 at most */
