@@ -622,8 +622,13 @@ int build_check_source(const build_env *b, const spec_lab *spec, const char *scr
         lim.envp = envp;
         sandbox_apply(b->box, &lim, 1, 1, view.bind);
         sb_result res;
-        if (sb_run(argv, &lim, &res) != 0)
-            return kit_err(why, len, "grader could not fork the lab-file checker");
+        /* A start that fails (SB_ERROR) is the grader's trouble, not the file's: it is tried once more.
+           (Seen once in CI, 2026-12-05, as ENOENT; sb_describe() now names the step that failed.) */
+        for (int attempt = 0; attempt < 2; attempt++)
+            if (sb_run(argv, &lim, &res) != 0)
+                return kit_err(why, len, "grader could not fork the lab-file checker");
+            else if (res.kind != SB_ERROR)
+                break;
         first_line_of(log, line, sizeof line);
         if (res.kind == SB_EXITED && res.code == 0)
             continue;

@@ -374,6 +374,16 @@ static int load_outer_filter(void)
     return kit_filter_load(&f);
 }
 
+/* ---- what a child was doing when it could not start ---------------------------- */
+
+/* In the child, before exec: the step under way, sent to the grader with errno if it fails (sb_result.step). */
+static char child_step[SB_STEP_LEN];
+
+static void step(const char *what, const char *path)
+{
+    snprintf(child_step, sizeof child_step, "%s%s%s", what, path ? " " : "", path ? path : "");
+}
+
 /* ---- namespaces --------------------------------------------------------------- */
 
 /* The parts of isolation this kernel allows, found once by probe_kernel(). */
@@ -489,6 +499,8 @@ static int plan_bind(view_plan *p, const char *from, const char *to, int writabl
         return -1;
     }
     int fd = open(from, O_PATH | O_CLOEXEC);
+    if (fd < 0 && required)
+        step("opening the view's", from);
     if (fd < 0)
         return required ? -1 : 0;
     p->item[p->n++] = (view_item){to ? to : from, fd, writable};
@@ -586,6 +598,7 @@ static int place(const view_item *it, const sb_limits *lim)
     char at[4200], from[64], opts[64];
     struct stat st;
     snprintf(at, sizeof at, NEW_ROOT "%s", it->to);
+    step("placing the view's", it->to);
     if (make_parents(at) != 0)
         return -1;
     if (it->fd < 0) {
@@ -661,6 +674,7 @@ static int make_files(const sb_limits *lim)
 static int build_view(const sb_limits *lim)
 {
     view_plan plan;
+    step("making its mounts private", NULL);
     int rc = mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
     if (rc == 0)
         rc = plan_view(lim, &plan);
@@ -675,11 +689,14 @@ static int build_view(const sb_limits *lim)
         if (plan.item[i].fd >= 0)
             close(plan.item[i].fd);
     errno = e;
+    if (rc == 0)
+        step("making its view's own files and /proc", NULL);
     /* the fresh /proc before the old root goes: in a user namespace the kernel lets us mount a proc
        only where one is already visible */
     if (rc != 0 || make_files(lim) != 0 ||
         mount("proc", NEW_ROOT "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0 || chdir(NEW_ROOT) != 0)
         return -1;
+    step("making its view the root", NULL);
     /* pivot_root(".", "."): the old root ends up on top of the new one, and is then unmounted */
     if (syscall(SYS_pivot_root, ".", ".") == 0) {
         if (umount2(".", MNT_DETACH) != 0)
@@ -1223,8 +1240,10 @@ static void child(char *const argv[], const sb_limits *lim, long nproc_limit, un
     char here[4096];
     setpgid(0, 0);
     set_limit(RLIMIT_CORE, 0);
+    step("joining its cgroup", tree ? tree->mem : NULL);
     if (tree && cg_join(tree) != 0)
         goto fail;
+    step("opening its input and output files", NULL);
     if (redirect(0, lim->stdin_path, O_RDONLY) || redirect(1, lim->stdout_path, O_WRONLY | O_CREAT | O_TRUNC) ||
         redirect(2, lim->stderr_path, O_WRONLY | O_CREAT | O_TRUNC))
         goto fail;
@@ -1234,25 +1253,35 @@ static void child(char *const argv[], const sb_limits *lim, long nproc_limit, un
     const char *dir = lim->cwd;
     if (!dir && isolated) /* looked up again inside: the inherited one points at the mounts as they were */
         dir = getcwd(here, sizeof here) ? here : "/";
+    step("making its namespaces", NULL);
     if (isolated && (enter_namespaces() != 0 || ((can & CAN_VIEW) && build_view(lim) != 0)))
         goto fail;
+    step("entering its folder", dir);
     if (dir && chdir(dir) != 0 && (lim->cwd || chdir("/") != 0)) /* the grader's folder may not be in the view */
         goto fail;
     apply_limits(lim, nproc_limit, tree != NULL);
     if (lim->no_network && !isolated && geteuid() == 0)
         (void)unshare(CLONE_NEWNET); /* best effort, see sb_limits */
+    step("taking the sandbox user", NULL);
     if (drop_root(lim) != 0)
         goto fail;
     signal(SIGPIPE, SIG_DFL);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
+    step("loading the seccomp filter", NULL);
     if (lim->seccomp && (can & CAN_SECCOMP) && load_outer_filter() != 0)
         goto fail;
+    step("starting", argv[0]);
     execve(argv[0], argv, lim->envp ? lim->envp : empty_env);
 fail:;
-    int e = errno;
-    ssize_t ignored = write(errpipe, &e, sizeof e);
+    struct {
+        int e;
+        char step[SB_STEP_LEN];
+    } report;
+    report.e = errno;
+    snprintf(report.step, sizeof report.step, "%s", child_step);
+    ssize_t ignored = write(errpipe, &report, sizeof report);
     (void)ignored;
     _exit(127);
 }
@@ -1333,12 +1362,18 @@ int sb_run(char *const argv[], const sb_limits *lim, sb_result *res)
     res->seconds = kit_now_s() - start;
     res->max_rss_kb = ru.ru_maxrss;
 
-    int exec_errno = 0;
-    ssize_t got = read(pipefd[0], &exec_errno, sizeof exec_errno);
+    struct {
+        int e;
+        char step[SB_STEP_LEN];
+    } report;
+    ssize_t got = read(pipefd[0], &report, sizeof report);
     close(pipefd[0]);
-    if (got == (ssize_t)sizeof exec_errno) {
+    res->step[0] = '\0';
+    if (got == (ssize_t)sizeof report) {
         res->kind = SB_ERROR;
-        res->code = exec_errno;
+        res->code = report.e;
+        report.step[SB_STEP_LEN - 1] = '\0';
+        snprintf(res->step, sizeof res->step, "%s", report.step);
     } else if (timed_out) {
         res->kind = SB_TIMEOUT;
         res->code = 0;
@@ -1369,7 +1404,9 @@ void sb_describe(const sb_result *res, const sb_limits *lim, char *buf, unsigned
     switch (res->kind) {
     case SB_EXITED: snprintf(buf, len, "exit %d", res->code); break;
     case SB_TIMEOUT: snprintf(buf, len, "timeout after %g s", lim->timeout_s); break;
-    case SB_ERROR: snprintf(buf, len, "could not start: %s", strerror(res->code)); break;
+    case SB_ERROR:
+        snprintf(buf, len, "could not start: %s%s%s", strerror(res->code), res->step[0] ? ", while " : "", res->step);
+        break;
     case SB_SIGNALED:
         if (res->code == SIGXCPU)
             snprintf(buf, len, "timeout after %ld s of CPU time", lim->cpu_s);

@@ -91,6 +91,9 @@ typedef enum sb_kind {
 } sb_kind;
 
 /** How a sandboxed run ended. */
+/** The longest sb_result.step, with its terminating NUL. */
+#define SB_STEP_LEN 240
+
 typedef struct sb_result {
     sb_kind kind; /**< how it ended */
     int code; /**< the exit status, signal or errno, as kind says */
@@ -101,6 +104,7 @@ typedef struct sb_result {
     int mem_limit_hit;  /**< 1 when the cgroup's memory limit made the kernel kill a process of the tree */
     int pids_limit_hit; /**< 1 when the cgroup's pids limit refused the tree a new process or thread */
     long long mem_peak_bytes; /**< the whole tree's largest memory use (the cgroup's), 0 where unknown */
+    char step[SB_STEP_LEN];   /**< for SB_ERROR: what the child was doing when it failed ("placing the view's /x"), or "" */
 } sb_result;
 
 /**

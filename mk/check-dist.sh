@@ -170,7 +170,8 @@ fi
 # file: editing labs/ must not rebuild it (each make check would compile twice).
 cmp -s "$root/grader/skeletons/01-sequential-merge/merge_sequential.cuh" "$root/labs/01-sequential-merge/merge_sequential.cuh" &&
     ok "the tarball keeps the untouched skeletons in grader/skeletons/" || bad "grader/skeletons/01-sequential-merge/merge_sequential.cuh is missing or differs from labs/"
-base="$root/build/grade/vet/01-sequential-merge-cpu/bin/runner.o"
+# (the runner make check builds is for the public tests' pairs alone: its folder is 01-sequential-merge-pairs-<hash>-cpu)
+base=$(ls -d "$root"/build/grade/vet/01-sequential-merge*-cpu/bin/runner.o 2>/dev/null | head -n 1)
 before=$(stat -c %Y.%s "$base" 2>/dev/null)
 sleep 1
 echo "/* an edit */" >>"$root/labs/01-sequential-merge/merge_sequential.cuh"

@@ -472,6 +472,16 @@ static void test_iso_how_it_ended(void)
     run(missing, lim, &r, NULL, 0);
     KIT_ASSERT_MSG(r.kind == SB_ERROR && r.code == ENOENT, "a missing program came back as kind %d code %d", r.kind,
                    r.code);
+    char how[400];
+    sb_describe(&r, &lim, how, sizeof how);
+    KIT_ASSERT_MSG(strstr(how, "while starting /no/such/program") != NULL,
+                   "a missing program is described as '%s', not naming the step (starting /no/such/program)", how);
+    lim.cwd = "/no/such/folder";
+    run_script("exit 0", lim, &r);
+    sb_describe(&r, &lim, how, sizeof how);
+    KIT_ASSERT_MSG(r.kind == SB_ERROR && strstr(how, "while entering its folder /no/such/folder") != NULL,
+                   "a missing working folder is described as '%s' (kind %d)", how, r.kind);
+    lim.cwd = NULL;
     lim.timeout_s = 0.5;
     run_script("sleep 4242", lim, &r);
     KIT_ASSERT_MSG(r.kind == SB_TIMEOUT && r.seconds < 3, "a sleeper came back as kind %d after %.1f s", r.kind,
