@@ -100,10 +100,8 @@ __device__ long long kit_lab_api_shared(kit_shared<int> s, kit_shared<const kit_
     return min(v, k) + max(v, k) + min(u, 1u) + max(u, 1u) + min(l, 1ll) + max(l, 1ll) + (long long)d;
 }
 
-/** Instantiates the kernel for every key type the labs use (a template is only compiled when used). */
-void kit_lab_api_instantiate(void)
-{
-    KIT_LAUNCH(kit_lab_api_kernel<int32_t>, 1, 32, 64 * sizeof(int32_t), nullptr, nullptr, nullptr);
-    KIT_LAUNCH(kit_lab_api_kernel<int64_t>, 1, 32, 64 * sizeof(int64_t), nullptr, nullptr, nullptr);
-    KIT_LAUNCH(kit_lab_api_kernel<kit_kv32>, 1, 32, 64 * sizeof(kit_kv32), nullptr, nullptr, nullptr);
-}
+/* The kernel for every key type the labs use (a template is only compiled when instantiated).
+   Explicit instantiations, not launches: launching is the harness's, and a lab file may not. */
+template __global__ void kit_lab_api_kernel<int32_t>(const int32_t *, int32_t *, unsigned *);
+template __global__ void kit_lab_api_kernel<int64_t>(const int64_t *, int64_t *, unsigned *);
+template __global__ void kit_lab_api_kernel<kit_kv32>(const kit_kv32 *, kit_kv32 *, unsigned *);

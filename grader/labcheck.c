@@ -939,7 +939,9 @@ static enum CXChildVisitResult names_visit(CXCursor c, CXCursor parent, CXClient
     cxs(clang_getCursorSpelling(c), name, sizeof name);
     if (!is_student(x, f) && name[0] && k != CXCursor_LinkageSpec && k != CXCursor_UnexposedDecl &&
         k != CXCursor_StaticAssert && k != CXCursor_UsingDirective) {
-        sset_add(&x->outside, name, 1, f ? base_name(cxs(clang_getFileName(f), file, sizeof file)) : "the compiler");
+        /* flags 1: a system header's name; 2: the kit's or a harness's, which not even a local may reuse */
+        sset_add(&x->outside, name, in_system_header(c) || !f ? 1 : 2,
+                 f ? base_name(cxs(clang_getFileName(f), file, sizeof file)) : "the compiler");
         if (k == CXCursor_EnumDecl && !clang_EnumDecl_isScoped(c))
             clang_visitChildren(c, names_visit, x);
     }
@@ -1836,6 +1838,18 @@ static void judge_name(ctx *x, CXCursor c, unsigned line)
                name, it->note);
 }
 
+/* A local or a parameter of the student's: it may not reuse a name of the kit's or a harness's. */
+static void judge_local_name(ctx *x, CXCursor c, unsigned line)
+{
+    char name[256];
+    cxs(clang_getCursorSpelling(c), name, sizeof name);
+    sset_item *it = name[0] ? sset_find(&x->outside, name) : NULL;
+    if (it && (it->flags & 2))
+        refuse(x, line, "redeclaration",
+               "%s is also declared in %s: a lab file does not shadow a name of the kit or the harness, not even in a function",
+               name, it->note);
+}
+
 static void judge_var(ctx *x, CXCursor c, unsigned line)
 {
     char name[256];
@@ -2019,6 +2033,11 @@ static void judge_cursor(ctx *x, CXCursor c, unsigned line)
         break;
     case CXCursor_VarDecl:
         judge_var(x, c, line);
+        if (!is_namespace_scope(c))
+            judge_local_name(x, c, line);
+        break;
+    case CXCursor_ParmDecl:
+        judge_local_name(x, c, line);
         break;
     case CXCursor_FunctionDecl:
     case CXCursor_FunctionTemplate:

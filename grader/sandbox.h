@@ -90,10 +90,10 @@ typedef enum sb_kind {
     SB_ERROR     /**< could not be started; code is errno */
 } sb_kind;
 
-/** How a sandboxed run ended. */
 /** The longest sb_result.step, with its terminating NUL. */
 #define SB_STEP_LEN 240
 
+/** How a sandboxed run ended. */
 typedef struct sb_result {
     sb_kind kind; /**< how it ended */
     int code; /**< the exit status, signal or errno, as kind says */

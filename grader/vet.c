@@ -118,7 +118,7 @@ static void nm_line(const char *line, void *arg)
 /* One line of `readelf -S -W`: "[Nr] Name Type Address Off Size ...". Sums the load-time sections. */
 static void section_line(const char *line, void *arg)
 {
-    static const char *const load_time[] = {".init_array", ".fini_array", ".preinit_array", ".ctors", ".dtors"};
+    static const char *const load_time[] = {".init_array", ".fini_array", ".preinit_array", ".ctors", ".dtors", ".init", ".fini"};
     reading *r = arg;
     const char *close = strchr(line, ']');
     char name[512], type[64];

@@ -1951,6 +1951,13 @@ static void test_vet_objects(void)
                    "the object references getenv (%d), defines helper (%d), and has a constructor (%lld load-time bytes)",
                    has_abs, has_helper, o.load_time_bytes);
     vet_object_free(&o);
+    /* code placed in .init itself (no constructor attribute) also runs before main */
+    write_text(src, "__attribute__((section(\".init\"))) void in_init(void) {}\n");
+    KIT_ASSERT_MSG(system("cc -O1 -c /tmp/kit-vet-obj.c -o /tmp/kit-vet-init.o") == 0, "cc could not build the .init object");
+    KIT_ASSERT_MSG(vet_object_read("/tmp/kit-vet-init.o", 0, &o, why, sizeof why) == 0 && o.load_time_bytes > 0,
+                   "an object with code in .init has %lld load-time bytes (%s), expected some", o.load_time_bytes, why);
+    vet_object_free(&o);
+    remove("/tmp/kit-vet-init.o");
     long long loaded = vet_loaded_bytes(exe);
     KIT_ASSERT_MSG(loaded >= (64LL << 20) && loaded < (80LL << 20), "vet_loaded_bytes: %lld, expected the 64 MiB table "
                    "and a little code", loaded);

@@ -326,6 +326,12 @@ static const refused_case refused[] = {
     {"a macro outside the API", "inline int i_nomem() { return KIT_EXIT_NOMEM; }", 1, "api", "macro KIT_EXIT_NOMEM"},
     {"a name found by its argument", "template <typename T>\nint i_adl(T x) { return secret_helper(x); }", 2, "api",
      "secret_helper"},
+    {"a kernel launch", "__global__ void i_k(int *p) { p[0] = 1; }\ninline void i_launch(int *p) { KIT_LAUNCH(i_k, 1, 1, 0, p); }",
+     2, "api", "KIT_LAUNCH"},
+    {"a local named as the kit's", "__device__ inline int i_sh() { int kit_key = 1; return kit_key; }", 1, "redeclaration",
+     "not even in a function"},
+    {"a parameter named as the kit's", "__device__ inline int i_pa(int kit_gen_name) { return kit_gen_name; }", 1,
+     "redeclaration", "kit_gen_name is also declared in"},
     /* what does not compile */
     {"compile error", "inline int ce() { return 1 }", 1, "compile error", "expected ';'"},
 };

@@ -128,6 +128,30 @@ static void test_stable_duplicates(void)
     check_merge(KIT_TYPE_KV32, 1000000, 1000000, KIT_GEN_DUPLICATES, 5);
 }
 
+/*
+ * What a store past the end of C looks like (CPU build): C is given one key fewer than m + n, so a
+ * right merge stores its last key outside C, and the run stops there, with the array and the index.
+ */
+static void short_output_child(void)
+{
+    int32_t A[] = {1, 3, 5}, B[] = {2, 4}, C[5];
+    void *hA = kit_host_array(A, sizeof A, "A", sizeof(int32_t), "keys");
+    void *hB = kit_host_array(B, sizeof B, "B", sizeof(int32_t), "keys");
+    void *hC = kit_host_array(C, 4 * sizeof(int32_t), "C", sizeof(int32_t), "keys");
+    const int32_t *a = (const int32_t *)hA, *b = (const int32_t *)hB;
+    int32_t *c = (int32_t *)hC;
+    kit_not_implemented_reset();
+    kit_host_call([=]() { merge_sequential(a, 3, b, 2, c); });
+    if (kit_not_implemented_task())
+        fprintf(stderr, "not implemented: %s\n", kit_not_implemented_task());
+    exit(0);
+}
+
+static void test_store_past_c(void)
+{
+    KIT_ASSERT_FAULT(short_output_child, "out-of-bounds store C[4] (C holds 4 keys) on the host");
+}
+
 /* One thread per merge on the GPU: the same function, compiled for the device. */
 __global__ void merge_kernel(const int32_t *A, int m, const int32_t *B, int n, int32_t *C)
 {
@@ -175,6 +199,10 @@ static void register_tests(void)
     CU_pSuite gpu = kit_test_suite("lab01 kernels");
     kit_test_add(gpu, "merge_sequential in a kernel", test_gpu_merge);
     kit_test_device_suite_ready(gpu);
+
+    CU_pSuite checked = kit_test_suite("lab01 checked memory");
+    kit_test_add(checked, "a store past the end of C names the array and the index", test_store_past_c);
+    kit_test_checked_suite_ready(checked);
 }
 
 int main(void)

@@ -105,8 +105,37 @@ static inline void kit_merge_test_large(void)
     kit_merge_check(KIT_TYPE_I32, 1 << 17, (1 << 17) + 3, KIT_GEN_RANDOM, 50, kit_merge_default_cfg((1 << 18) + 3));
 }
 
+/*
+ * What a store past the end of C looks like (CPU build): C is given 1024 keys for an m + n = 1025
+ * merge, so a right kernel stores its last key outside C, and the run stops there, with the array,
+ * the index, the thread and the block.
+ */
+static inline void kit_merge_short_output_child(void)
+{
+    const int m = 600, n = 425;
+    int32_t A[m], B[n];
+    kit_gen_merge_input(KIT_TYPE_I32, A, m, B, n, KIT_GEN_RANDOM, 90);
+    void *d_A = kit_device_copy(A, sizeof A), *d_B = kit_device_copy(B, sizeof B), *d_C;
+    CUDA_CHECK(cudaMalloc(&d_C, (m + n - 1) * sizeof(int32_t)));
+    kit_name_array(d_A, "A", sizeof(int32_t), "keys");
+    kit_name_array(d_B, "B", sizeof(int32_t), "keys");
+    kit_name_array(d_C, "C", sizeof(int32_t), "keys");
+    kit_not_implemented_reset();
+    kit_merge_tested_->launch(KIT_TYPE_I32, d_A, m, d_B, n, d_C, kit_merge_default_cfg(m + n));
+    (void)kit_launch_status();
+    if (kit_device_not_implemented(kit_merge_tested_->task))
+        fprintf(stderr, "not implemented: %s\n", kit_merge_tested_->task);
+    exit(0);
+}
+
+static inline void kit_merge_test_store_past_c(void)
+{
+    KIT_ASSERT_FAULT(kit_merge_short_output_child, "out-of-bounds global store C[1024] (C holds 1024 keys) by thread ");
+}
+
 /**
- * Registers the shared tests for a lab's kernel, as the suite "<prefix> kernel".
+ * Registers the shared tests for a lab's kernel, as the suites "<prefix> kernel" and "<prefix>
+ * checked memory".
  * They run on a GPU, or in the CPU build on the emulation.
  */
 static inline void kit_merge_register_tests(const kit_merge_lab *lab, const char *prefix)
@@ -122,6 +151,12 @@ static inline void kit_merge_register_tests(const kit_merge_lab *lab, const char
     kit_test_add(s, "stability with key-value pairs", kit_merge_test_stability);
     kit_test_add(s, "2^18 elements", kit_merge_test_large);
     kit_test_device_suite_ready(s);
+    static char checked_name[64];
+    snprintf(checked_name, sizeof checked_name, "%s checked memory", prefix);
+    CU_pSuite checked = kit_test_suite(checked_name);
+    kit_test_add(checked, "a store past the end of C names the array, the index, the thread and the block",
+                 kit_merge_test_store_past_c);
+    kit_test_checked_suite_ready(checked);
 }
 
 #endif

@@ -41,7 +41,7 @@ static int serve_worst(const kit_req *h, void *A, void *B, const int64_t *Q, kit
     out->R = (int64_t *)kit_xmalloc(out->r * sizeof(int64_t));
     memset(out->R, 0, out->r * sizeof(int64_t));
     if (part == LAB08_SUBPROBLEM) {
-        int n = worst_subproblem(w, E, a, b);
+        int n = lab08_subproblem(w, E, a, b);
         out->R[0] = n;
         for (int i = 0; i < n && i < w; i++) {
             out->R[1 + 2 * i] = a[i];
@@ -50,7 +50,7 @@ static int serve_worst(const kit_req *h, void *A, void *B, const int64_t *Q, kit
     } else if (part == LAB08_ORDER) {
         for (int i = 0; i < w; i++) {
             const kit_worst_thread *x = &req.threads[i];
-            out->R[i] = worst_order(w, E, x->a_word, x->b_word, x->a, x->b) ? 1 : 0;
+            out->R[i] = lab08_order(w, E, x->a_word, x->b_word, x->a, x->b) ? 1 : 0;
         }
     } else if (lab08_warp(w, E, T, err, sizeof err) != 0) {
         snprintf(out->error, sizeof out->error, "%.95s", err);

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kit_cuda.h"
 #include "worst_host.h"
@@ -16,10 +17,33 @@ enum {
     LAB08_BOTH = 3        /* the warp from both of yours */
 };
 
+/*
+ * Your worst_subproblem, as a checked host call (kit_host_call): in the CPU build it writes into
+ * arrays of w entries named a and b, so a write past them is reported with the array and the index.
+ */
+static int lab08_subproblem(int w, int E, int *a, int *b)
+{
+    size_t bytes = (size_t)w * sizeof(int);
+    int *ha = (int *)kit_host_array(NULL, bytes, "a", sizeof(int), "entries");
+    int *hb = (int *)kit_host_array(NULL, bytes, "b", sizeof(int), "entries");
+    int n = kit_host_call([=]() { return worst_subproblem(w, E, ha, hb); });
+    memcpy(a, ha, bytes);
+    memcpy(b, hb, bytes);
+    kit_host_array_free(ha);
+    kit_host_array_free(hb);
+    return n;
+}
+
+/* Your worst_order, as a checked host call. */
+static int lab08_order(int w, int E, int a_word, int b_word, int a, int b)
+{
+    return kit_host_call([=]() { return worst_order(w, E, a_word, b_word, a, b); });
+}
+
 /* Builds an L warp's splits from your worst_subproblem and worst_order; returns 0, or -1 with a message. */
 static int lab08_warp(int w, int E, kit_worst_split *T, char *err, size_t errlen)
 {
-    return kit_worst_warp_with(w, E, 1, worst_subproblem, worst_order, T, err, errlen);
+    return kit_worst_warp_with(w, E, 1, lab08_subproblem, lab08_order, T, err, errlen);
 }
 
 /**
