@@ -48,6 +48,7 @@ static inline void kit_test_checked_suite_ready(CU_pSuite suite)
  */
 #define KIT_ASSERT_FAULT(fn, want) kit_test_assert_fault((fn), (want), __FILE__, __LINE__)
 
+/** KIT_ASSERT_FAULT's work, with the test's file and line for the failure record. */
 static inline void kit_test_assert_fault(void (*fn)(void), const char *want, const char *file, unsigned line)
 {
     char *out = NULL;

@@ -7,7 +7,9 @@
 #   bash mk/gpu-selftest.sh OUT cpu     the broken submissions again in CPU mode on the same machine, then
 #                                        the two verdict tables side by side (mk/verdict-table.sh) in
 #                                        OUT/verdict-table.md (after start, whose GPU verdicts it reads)
-# CUnit comes from .deb/*.deb when the machine lacks it (apt-get download libcunit1 libcunit1-dev).
+# CUnit comes from .deb/*.deb when the machine lacks it (apt-get download libcunit1 libcunit1-dev), and so does
+# libclang 14 (libllvm14 libclang1-14 libclang-common-14-dev, and clang-c's headers from libclang-14-dev in
+# .deb/clang-c-headers.tar.gz).
 set -uo pipefail
 out=${1:?usage: mk/gpu-selftest.sh OUT start}
 step=${2:?usage: mk/gpu-selftest.sh OUT start}
@@ -35,11 +37,17 @@ slices_of() {
 
 if [ "$step" = start ] || [ "$step" = corpus ]; then
     if ! [ -e /usr/include/CUnit/CUnit.h ]; then
-        for f in .deb/*.deb; do dpkg -x "$f" /; done
+        for f in .deb/libcunit*.deb; do dpkg -x "$f" /; done
+    fi
+    # the lab-file checker's libclang (LLVM 14): its .debs, and clang-c's headers as a tarball
+    if ! [ -e /usr/lib/llvm-14/include/clang-c/Index.h ]; then
+        for f in .deb/libllvm14*.deb .deb/libclang*.deb; do dpkg -x "$f" /; done
+        tar -C / -xzf .deb/clang-c-headers.tar.gz
+        ldconfig
     fi
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/device.txt"
     date -u | tee -a "$out/device.txt"
-    make -j"$(nproc)" build/grader/grader build/libkit.a build/libkitcpu.a build/tools/bankcheck \
+    make -j"$(nproc)" build/grader/grader build/grader/labcheck build/libkit.a build/libkitcpu.a build/tools/bankcheck \
         build/tests/test_selftest build/tests/test_sandbox >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 fi
 if [ "$step" = corpus ]; then
