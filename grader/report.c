@@ -246,8 +246,22 @@ static void task_rerun(const lab_result *lab, int t, char *buf, size_t len)
     if (tr->v == V_PASS || (x >= 0 && lab->spec.tests[x].hidden))
         return;
     report_rerun(buf, len, lab->spec.lab, x >= 0 && tr->v != V_NOT_ATTEMPTED ? lab->spec.tests[x].name : NULL);
-    if (x >= 0 && tr->v != V_NOT_ATTEMPTED)
-        append_input(buf, len, lab->spec.lab, &lab->spec.tests[x]);
+}
+
+/* The make run command of the test that failed task t (report_run_input()), or "" when task_rerun() names none. */
+static void task_input(const lab_result *lab, int t, char *buf, size_t len)
+{
+    const task_result *tr = &lab->tasks[t];
+    int x = tr->failed_test;
+    buf[0] = '\0';
+    if (tr->v != V_PASS && tr->v != V_NOT_ATTEMPTED && x >= 0 && !lab->spec.tests[x].hidden)
+        report_run_input(buf, len, lab->spec.lab, &lab->spec.tests[x]);
+}
+
+/* The end of a failure line: "; input: make run ..." when there is one, then "; rerun: make check ...". */
+static void put_commands(FILE *f, const char *input, const char *rerun)
+{
+    fprintf(f, "%s%s%s%s\n", input[0] ? "; input: " : "", input, rerun[0] ? "; rerun: " : "", rerun);
 }
 
 /* The lab's block of the student's own compiler warnings (lab_result.warnings), indented; nothing when none. */
@@ -284,9 +298,10 @@ void report_table(FILE *f, const grade_report *r)
             report_clean(name, sizeof name, lab->spec.tasks[t].name);
             fprintf(f, "  %-10s %3d/%-3d  ", name, lab->tasks[t].points, lab->spec.tasks[t].points);
             report_put_clean(f, lab->tasks[t].detail);
-            char rerun[600];
+            char rerun[160], input[400];
             task_rerun(lab, t, rerun, sizeof rerun);
-            fprintf(f, "%s%s\n", rerun[0] ? "; rerun: " : "", rerun);
+            task_input(lab, t, input, sizeof input);
+            put_commands(f, input, rerun);
         }
         fprintf(f, "  %-10s %3d/%-3d\n", "lab total", lab->points, lab->max_points);
         put_warnings(f, lab);
@@ -295,11 +310,11 @@ void report_table(FILE *f, const grade_report *r)
 }
 
 /*
- * One failure line of make check's report: what failed (and of which task, or NULL), why, and the
- * command that reruns it ("" for none).
+ * One failure line of make check's report: what failed (and of which task, or NULL), why, the make
+ * run command that rebuilds its input and the command that reruns it ("" for none).
  */
 static void brief_fail(FILE *f, const char *what, const char *name, const char *task, const char *detail,
-                       const char *rerun)
+                       const char *input, const char *rerun)
 {
     fprintf(f, "  FAIL %s ", what);
     report_put_clean(f, name);
@@ -310,7 +325,7 @@ static void brief_fail(FILE *f, const char *what, const char *name, const char *
     }
     fputs(": ", f);
     report_put_clean(f, detail);
-    fprintf(f, "%s%s\n", rerun[0] ? "; rerun: " : "", rerun);
+    put_commands(f, input, rerun);
 }
 
 /*
@@ -325,7 +340,7 @@ static void brief_task(FILE *f, const lab_result *lab, int t, int *tests, int *p
     int skeleton = tr->v == V_NOT_ATTEMPTED;
     if (skeleton) {
         task_rerun(lab, t, rerun, sizeof rerun);
-        brief_fail(f, "task", lab->spec.tasks[t].name, NULL, tr->detail, rerun);
+        brief_fail(f, "task", lab->spec.tasks[t].name, NULL, tr->detail, "", rerun);
     }
     for (int x = 0; x < lab->spec.ntests; x++) {
         const spec_test *st = &lab->spec.tests[x];
@@ -336,13 +351,14 @@ static void brief_task(FILE *f, const lab_result *lab, int t, int *tests, int *p
         *passed += te->v == V_PASS;
         if (te->v == V_PASS || te->skipped || (skeleton && te->v == V_NOT_ATTEMPTED))
             continue;
-        if (st->hidden)
+        char input[400] = "";
+        if (st->hidden) {
             rerun[0] = '\0';
-        else {
+        } else {
             report_rerun(rerun, sizeof rerun, lab->spec.lab, st->name);
-            append_input(rerun, sizeof rerun, lab->spec.lab, st);
+            report_run_input(input, sizeof input, lab->spec.lab, st);
         }
-        brief_fail(f, st->hidden ? "hidden test" : "test", st->name, lab->spec.tasks[t].name, te->detail, rerun);
+        brief_fail(f, st->hidden ? "hidden test" : "test", st->name, lab->spec.tasks[t].name, te->detail, input, rerun);
     }
 }
 
@@ -352,7 +368,7 @@ int report_brief(FILE *f, const grade_report *r, const char *note)
     for (int l = 0; l < r->nlabs; l++) {
         const lab_result *lab = &r->labs[l];
         if (!lab->spec_ok) {
-            brief_fail(f, "lab", lab->spec.lab, NULL, lab->spec_error, "");
+            brief_fail(f, "lab", lab->spec.lab, NULL, lab->spec_error, "", "");
             failed = 1;
             continue;
         }
@@ -362,7 +378,7 @@ int report_brief(FILE *f, const grade_report *r, const char *note)
         if (lab->whole != V_PASS) { /* no test ran: one line for the lab */
             char rerun[600];
             report_rerun(rerun, sizeof rerun, lab->spec.lab, NULL);
-            brief_fail(f, "lab", lab->spec.lab, NULL, lab->spec.ntasks ? lab->tasks[0].detail : "", rerun);
+            brief_fail(f, "lab", lab->spec.lab, NULL, lab->spec.ntasks ? lab->tasks[0].detail : "", "", rerun);
             tests = lab->spec.ntests;
         } else {
             for (int t = 0; t < lab->spec.ntasks; t++)
@@ -630,6 +646,8 @@ static void gradescope_task(FILE *f, const lab_result *lab, int t)
     } else {
         char rerun[600];
         task_rerun(lab, t, rerun, sizeof rerun);
+        if (x >= 0 && tr->v != V_NOT_ATTEMPTED && rerun[0])
+            append_input(rerun, sizeof rerun, lab->spec.lab, &lab->spec.tests[x]);
         json_output(f, tr->detail, rerun);
     }
     fprintf(f, ", \"visibility\": \"%s\"}", vis_tasks(lab));

@@ -1131,8 +1131,8 @@ static void test_report_table_and_tsv(void)
     KIT_ASSERT_MSG(strstr(table, "  merge        6/6    pass (3 tests)\n") && strstr(table, "TOTAL 6/10 (60.0%)\n") &&
                        strstr(table, "== 02-y: spec error, not graded =="),
                    "table:\n%s", table);
-    KIT_ASSERT_MSG(strstr(table, " caf\xc3\xa9; rerun: make check LAB=01 TEST=s1; input: make run LAB=01 ARGS=\"--type i32 "
-                                 "--m 0 --n 0 --gen random --seed 1\"\n"),
+    KIT_ASSERT_MSG(strstr(table, " caf\xc3\xa9; input: make run LAB=01 ARGS=\"--type i32 --m 0 --n 0 --gen random --seed 1\"; "
+                                 "rerun: make check LAB=01 TEST=s1\n"),
                    "the failing task's line lacks the command that reruns s1:\n%s", table);
     free(table);
     rep.labs[0].tasks[1].failed_test = 3; /* had the hidden h1 failed the task, no command could rerun it */
@@ -1233,7 +1233,8 @@ static void test_report_brief(void)
     fill_report();
     char *out = write_brief(NULL, &status);
     KIT_ASSERT_MSG(status == 1 && strstr(out, "  FAIL test s1 (task stable): \"PASS\"?</failure>") &&
-                       strstr(out, " caf\xc3\xa9; rerun: make check LAB=01 TEST=s1; input: make run LAB=01 ARGS=\"--type ") &&
+                       strstr(out, " caf\xc3\xa9; input: make run LAB=01 ARGS=\"--type i32 --m 0 --n 0 --gen random "
+                                   "--seed 1\"; rerun: make check LAB=01 TEST=s1\n") &&
                        strstr(out, "lab 01-x, CPU build: 3 of 4 tests pass\n") &&
                        strstr(out, "  FAIL lab 02-y: labs/02-y/grading.spec:3: unknown directive <"),
                    "a wrong public test and a broken spec (exit %d):\n%s", status, out);
