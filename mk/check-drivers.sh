@@ -56,5 +56,20 @@ if [ -n "$a" ] && [ -n "$b" ] && [ "$(only "$a" "$example")" = "$a" ] && [ "$(on
 else
     bad "handouts/01-sequential-merge.md's stable example reads '$example'; the driver tags A with '$a' and B with '$b'"
 fi
+# make check shows the compiler's warnings in the student's file, and only there: lab 1's solution
+# with an unused variable gets one block naming its line.
+sub=$(mktemp -d)
+mkdir -p "$sub/01-sequential-merge"
+sed 's|^\( *\)while (j < n)$|\1int unused_here = 0;\n&|' solutions/01-sequential-merge/merge_sequential.cuh \
+    >"$sub/01-sequential-merge/merge_sequential.cuh"
+out=$(KIT_CHECK_SUBMISSION="$sub" bash mk/check.sh "$build/grader/grader" "$build" 01-sequential-merge 2>&1)
+if grep -q "^  the compiler's warnings in your file:" <<<"$out" &&
+    grep -q "^    $sub/01-sequential-merge/merge_sequential.cuh:[0-9]*:[0-9]*: warning: unused variable 'unused_here'" <<<"$out" &&
+    ! grep -q "warning: .*harness" <<<"$out" && grep -q "12 of 12 public tests pass" <<<"$out"; then
+    ok "make check shows the student's own compiler warnings, their file's lines only"
+else
+    bad "make check did not show the unused variable of the student's file: $out"
+fi
+rm -rf "$sub"
 echo "drivers: $passed passed, $failed failed, 0 skipped"
 [ $failed = 0 ]
