@@ -74,14 +74,13 @@ static void say(char *msg, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The first index of the n sorted elements whose key is >= x, or > x when upper. */
-static size_t key_bound(kit_type t, const void *data, size_t n, int64_t x, int upper)
+/* The first index of the n sorted elements whose key is > x. */
+static size_t key_upper_bound(kit_type t, const void *data, size_t n, int64_t x)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int64_t k = kit_key_at(t, data, mid);
-        if (k < x || (upper && k == x))
+        if (kit_key_at(t, data, mid) <= x)
             lo = mid + 1;
         else
             hi = mid;
@@ -89,107 +88,88 @@ static size_t key_bound(kit_type t, const void *data, size_t n, int64_t x, int u
     return lo;
 }
 
-/*
- * key_bound() for data[from..n), where every element before `from` is known to be below x: a
- * galloping search from `from` (steps 1, 2, 4, ... then a bisection), so that bounds asked for in
- * increasing order of x cost about the log of the distance moved, not of n.
- */
-static size_t key_bound_from(kit_type t, const void *data, size_t n, int64_t x, int upper, size_t from)
-{
-    size_t lo = from, step = 1;
-    while (lo < n) {
-        size_t probe = n - lo > step ? lo + step - 1 : n - 1;
-        int64_t k = kit_key_at(t, data, probe);
-        if (!(k < x || (upper && k == x)))
-            break;
-        lo = probe + 1;
-        step *= 2;
-    }
-    size_t hi = n - lo > step ? lo + step : n;
-    return lo + key_bound(t, (const char *)data + lo * kit_type_size(t), hi - lo, x, upper);
-}
-
 static const char *elem(const void *data, size_t i, size_t size)
 {
     return (const char *)data + i * size;
 }
 
+/* Whether every byte of element i is the harness's fill of output slots never written. */
+static int never_written(const void *data, size_t i, size_t size)
+{
+    for (size_t b = 0; b < size; b++)
+        if ((unsigned char)elem(data, i, size)[b] != KIT_UNWRITTEN_BYTE)
+            return 0;
+    return 1;
+}
+
+void kit_wrong_output(kit_type t, const void *got, const char *filled, size_t i, const void *from, const char *from_name,
+                      size_t j, const char *ties, char *msg, size_t msglen)
+{
+    char e[64], g[64], why[120] = "";
+    kit_format_elem(t, from, j, e, sizeof e);
+    kit_format_elem(t, got, i, g, sizeof g);
+    if (filled && never_written(got, i, kit_type_size(t)))
+        snprintf(why, sizeof why, ": %.40s[%zu] was never written", filled, i);
+    else if (ties && kit_key_at(t, got, i) == kit_key_at(t, from, j))
+        snprintf(why, sizeof why, ": %.100s", ties);
+    say(msg, msglen, "index %zu: expected %s (%s[%zu]), got %s%s", i, e, from_name, j, g, why);
+}
+
 long long kit_check_merge(kit_type t, const void *A, size_t m, const void *B, size_t n, const void *C, char *msg,
                           size_t msglen)
 {
-    size_t size = kit_type_size(t), total = m + n;
-    char g[64], e[64];
+    size_t size = kit_type_size(t), i = 0, j = 0;
     say(msg, msglen, "%s", "");
-    size_t a_done = 0, b_done = 0; /* A's and B's elements of the keys below this run's */
-    for (size_t s = 0, end; s < total; s = end) {
-        int64_t x = kit_key_at(t, C, s);
-        if (s > 0 && kit_key_at(t, C, s - 1) > x) {
-            say(msg, msglen, "index %zu: key %" PRId64 " after key %" PRId64 ": the output is not sorted", s, x,
-                kit_key_at(t, C, s - 1));
-            return (long long)s;
+    /* Walk the stable merge in step with C: A's element goes first unless B's key is smaller. */
+    for (size_t k = 0; k < m + n; k++) {
+        int from_a = j >= n || (i < m && kit_key_at(t, A, i) <= kit_key_at(t, B, j));
+        if (memcmp(elem(C, k, size), from_a ? elem(A, i, size) : elem(B, j, size), size) != 0) {
+            kit_wrong_output(t, C, "C", k, from_a ? A : B, from_a ? "A" : "B", from_a ? i : j,
+                             "equal keys keep A's first, each list in its order", msg, msglen);
+            return (long long)k;
         }
-        for (end = s + 1; end < total && kit_key_at(t, C, end) == x;)
-            end++;
-        /* the run of x must be A's run of x, then B's */
-        size_t la = key_bound_from(t, A, m, x, 0, a_done), na = key_bound_from(t, A, m, x, 1, la) - la;
-        size_t lb = key_bound_from(t, B, n, x, 0, b_done), nb = key_bound_from(t, B, n, x, 1, lb) - lb;
-        a_done = la + na;
-        b_done = lb + nb;
-        if (end - s != na + nb) {
-            say(msg, msglen, "index %zu: key %" PRId64 " appears %zu times from here, but A and B hold it %zu + %zu times", s,
-                x, end - s, na, nb);
-            return (long long)s;
-        }
-        for (size_t k = 0; k < na + nb; k++) {
-            const char *want = k < na ? elem(A, la + k, size) : elem(B, lb + k - na, size);
-            if (memcmp(elem(C, s + k, size), want, size) != 0) {
-                kit_format_elem(t, C, s + k, g, sizeof g);
-                kit_format_elem(t, k < na ? A : B, k < na ? la + k : lb + k - na, e, sizeof e);
-                say(msg, msglen, "index %zu: expected %s (%s[%zu]: equal keys keep A first, each list in order), got %s",
-                    s + k, e, k < na ? "A" : "B", k < na ? la + k : lb + k - na, g);
-                return (long long)(s + k);
-            }
-        }
+        if (from_a)
+            i++;
+        else
+            j++;
     }
     return -1;
+}
+
+/* An input element's key and position: kit_check_sort orders them by key, then by position (a stable sort). */
+typedef struct keyed {
+    int64_t key;
+    size_t at;
+} keyed;
+
+static int by_key_then_position(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->at > b->at) - (a->at < b->at);
 }
 
 long long kit_check_sort(kit_type t, const void *in, const void *out, size_t n, char *msg, size_t msglen)
 {
     size_t size = kit_type_size(t);
-    char g[64], e[64];
     say(msg, msglen, "%s", "");
-    for (size_t k = 1; k < n; k++)
-        if (kit_key_at(t, out, k - 1) > kit_key_at(t, out, k)) {
-            say(msg, msglen, "index %zu: key %" PRId64 " after key %" PRId64 ": the output is not sorted", k,
-                kit_key_at(t, out, k), kit_key_at(t, out, k - 1));
-            return (long long)k;
-        }
-    size_t *taken = calloc(n + 1, sizeof *taken); /* taken[s]: elements matched so far in the run starting at s */
-    if (!taken) {
+    keyed *order = malloc((n + 1) * sizeof *order); /* order[k].at: the input position out[k] must hold */
+    if (!order) {
         say(msg, msglen, "%s", "out of memory for the check");
         return (long long)n;
     }
+    for (size_t k = 0; k < n; k++)
+        order[k] = (keyed){kit_key_at(t, in, k), k};
+    qsort(order, n, sizeof *order, by_key_then_position);
     long long bad = -1;
-    /* Input element i must be the next unmatched element of its key's run in out. */
-    for (size_t i = 0; i < n && bad < 0; i++) {
-        int64_t x = kit_key_at(t, in, i);
-        size_t s = key_bound(t, out, n, x, 0), at = s + taken[s];
-        if (at >= n || kit_key_at(t, out, at) != x) {
-            kit_format_elem(t, in, i, e, sizeof e);
-            bad = (long long)(at < n ? at : s);
-            say(msg, msglen, "index %lld: input element %zu (%s) has no place: key %" PRId64 " appears fewer times in the output",
-                bad, i, e, x);
-        } else if (memcmp(elem(out, at, size), elem(in, i, size), size) != 0) {
-            kit_format_elem(t, in, i, e, sizeof e);
-            kit_format_elem(t, out, at, g, sizeof g);
-            say(msg, msglen, "index %zu: expected %s (input element %zu: equal keys keep their input order), got %s", at, e,
-                i, g);
-            bad = (long long)at;
+    for (size_t k = 0; k < n && bad < 0; k++)
+        if (memcmp(elem(out, k, size), elem(in, order[k].at, size), size) != 0) {
+            kit_wrong_output(t, out, NULL, k, in, "input", order[k].at, "equal keys keep their input order", msg,
+                             msglen);
+            bad = (long long)k;
         }
-        taken[s]++;
-    }
-    free(taken);
+    free(order);
     return bad;
 }
 
@@ -205,6 +185,22 @@ int kit_check_co_rank(kit_type t, const void *A, size_t m, const void *B, size_t
     return 1;
 }
 
+int kit_check_co_rank_answer(kit_type t, const void *A, size_t m, const void *B, size_t n, long long k, long long i,
+                             char *msg, size_t msglen)
+{
+    say(msg, msglen, "%s", "");
+    if (kit_check_co_rank(t, A, m, B, n, k, i))
+        return 1;
+    size_t a = 0, b = 0; /* the stable merge's first k elements: a from A, b from B */
+    while ((long long)(a + b) < k && a + b < m + n)
+        if (b >= n || (a < m && kit_key_at(t, A, a) <= kit_key_at(t, B, b)))
+            a++;
+        else
+            b++;
+    say(msg, msglen, "co_rank(k=%lld) returned i=%lld, expected %zu (m=%zu, n=%zu)", k, i, a, m, n);
+    return 0;
+}
+
 int kit_check_predecessor(kit_type t, const void *keys, size_t K, int64_t q, long long p)
 {
     if (p < -1 || p >= (long long)K)
@@ -212,4 +208,20 @@ int kit_check_predecessor(kit_type t, const void *keys, size_t K, int64_t q, lon
     if (p >= 0 && kit_key_at(t, keys, (size_t)p) > q)
         return 0;
     return p + 1 == (long long)K || kit_key_at(t, keys, (size_t)p + 1) > q;
+}
+
+int kit_check_answer(kit_type t, const void *keys, size_t K, long long x, int64_t q, long long p, char *msg,
+                     size_t msglen)
+{
+    say(msg, msglen, "%s", "");
+    if (kit_check_predecessor(t, keys, K, q, p))
+        return 1;
+    long long want = (long long)key_upper_bound(t, keys, K, q) - 1;
+    if (want < 0)
+        say(msg, msglen, "query %lld (key %" PRId64 "): answered %lld, expected -1 (no key is <= %" PRId64
+            ")", x, q, p, q);
+    else
+        say(msg, msglen, "query %lld (key %" PRId64 "): answered %lld, expected %lld (the last key <= %"
+            PRId64 ", keys[%lld] = %" PRId64 ")", x, q, p, want, q, want, kit_key_at(t, keys, (size_t)want));
+    return 0;
 }

@@ -98,6 +98,15 @@ static inline int kit_driver_main(int argc, char **argv, const char *what, kit_s
  */
 void kit_driver_merge_input(const kit_args *a, void **A, void **B);
 
+/**
+ * After a driver's PASS line: says which of the grader's checks for the lab the driver did not make,
+ * and the command that makes them, "  not judged here: WHAT; make check LAB=NN judges it (the grader's
+ * tests)". make run checks the output as the grader does; the counts need the grader's spec.
+ * @param[in] task "NN-slug:task", whose NN names the lab
+ * @param[in] what the checks; NULL prints nothing
+ */
+void kit_driver_grader_only(const char *task, const char *what);
+
 /** Prints "label (n): e0 e1 ..." on stdout, eliding the middle of long arrays. */
 void kit_print_array(const char *label, kit_type t, const void *data, size_t n);
 

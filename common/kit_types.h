@@ -18,6 +18,12 @@
  */
 #define KIT_EXIT_FAULT 85
 
+/**
+ * Every byte of an output slot before the student's code runs: the harnesses fill C with it, so
+ * that a slot the code never wrote shows as such (kit_check_merge() says "C[i] was never written").
+ */
+#define KIT_UNWRITTEN_BYTE 0xA5
+
 /** The kit's spelling of `__host__ __device__`; empty for plain C and C++ compilers. */
 #if defined(__CUDACC__)
 #define KIT_HD __host__ __device__

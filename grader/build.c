@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "complog.h"
 #include "kit_types.h"
 #include "sandbox.h"
 #include "skel.h"
@@ -69,6 +70,8 @@ static void command(const build_env *b, step s, const paths *p, char *flags, siz
         argv[argc++] = (char *)"-std=c++17";
         /* CPU: -Og compiles labs 7 and 9 in half of -O2's time, with the same simulated counts (mk/lab-counts.sh) */
         argv[argc++] = (char *)(cpu ? "-Og" : "-O2");
+        if (cpu)
+            argv[argc++] = (char *)"-Wall"; /* the student sees those in their own file (student_warnings) */
     }
     snprintf(flags, flen, "%s %s", cpu ? "" : b->nvcc_flags, s == STEP_LINK || !b->defines ? "" : b->defines);
     for (char *save, *w = strtok_r(flags, " ", &save); w && argc < 50; w = strtok_r(NULL, " ", &save))
@@ -642,6 +645,20 @@ int build_check_source(const build_env *b, const spec_lab *spec, const char *scr
     return 0;
 }
 
+/* Runner 0's compile: the diagnostics in the student's files (complog.h), written to b->warnings. */
+static void student_warnings(const build_env *b, const spec_lab *spec, const paths *p)
+{
+    FILE *f = b->warnings && b->part == 0 ? fopen(b->warnings, "w") : NULL;
+    for (int x = 0; f && x < spec->nfiles; x++) {
+        char shown[4400], block[2048];
+        snprintf(shown, sizeof shown, "%s/%s/%s", b->shown ? b->shown : ".", spec->lab, spec->files[x]);
+        if (complog_extract_file(p->log, spec->files[x], shown, block, sizeof block) > 0)
+            fputs(block, f);
+    }
+    if (f)
+        fclose(f);
+}
+
 int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, char *why, size_t len)
 {
     paths p;
@@ -667,8 +684,10 @@ int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, 
         if (vet_source(p.ii, student, allowed, dirs, why, len) != 0)
             return -1;
     }
-    if (sandboxed(b, STEP_OBJECT, &p, why, len) != 0 || vet_build(b, spec, &p, why, len) != 0 ||
-        sandboxed(b, STEP_LINK, &p, why, len) != 0)
+    if (sandboxed(b, STEP_OBJECT, &p, why, len) != 0)
+        return -1;
+    student_warnings(b, spec, &p);
+    if (vet_build(b, spec, &p, why, len) != 0 || sandboxed(b, STEP_LINK, &p, why, len) != 0)
         return -1;
     /* A runner whose static data alone is over the memory limit would die in exec, looking like a crash. */
     long long loaded = b->cpu && b->box->run_mem_bytes ? vet_loaded_bytes(p.out) : 0;

@@ -39,6 +39,8 @@ typedef struct build_env {
     unsigned gid;               /**< its group */
     const sandbox_policy *box;  /**< how compiler runs are contained */
     int part;                   /**< which of the lab's runners this build is (0 for the only one) */
+    const char *warnings;       /**< runner 0 writes here the compiler's warnings in the student's files (complog.h); NULL: not asked */
+    const char *shown;          /**< the submission as the user named it, for those warnings' paths ("labs") */
 } build_env;
 
 /**
@@ -46,7 +48,9 @@ typedef struct build_env {
  * submission's and the earlier labs' it uses): the source preprocessed and vetted (vet_source()),
  * compiled to an object with b->defines (that runner's (type, E) pairs, spec_runner_groups()), the
  * object vetted against the skeleton's built with the same flags (vet_compare()), and linked with
- * the kit's library. The grader builds several runners in child processes at once (grader.c).
+ * the kit's library. The grader builds several runners in child processes at once (grader.c). Runner
+ * 0 writes the compiler's diagnostics located in the student's files to b->warnings, when asked:
+ * one block of their lines (complog_extract()), an empty file when there are none.
  * @param[in]  b       the runner's settings
  * @param[in]  spec    the lab
  * @param[in]  scratch the lab's scratch folder

@@ -953,6 +953,16 @@ static void grade_task(const spec_lab *spec, int t, const check_env *envs, const
     }
 }
 
+/* The block of the student's own compiler warnings that runner 0's build wrote (build_env.warnings); "" when none. */
+static void read_warnings(const char *path, char *out, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    size_t got = f ? fread(out, 1, len - 1, f) : 0;
+    out[got] = '\0';
+    if (f)
+        fclose(f);
+}
+
 /*
  * Grades one lab of the submission in folder `submission` (shown to the user as `shown`) into res,
  * whose spec is loaded. Never aborts: every failure becomes a verdict.
@@ -968,8 +978,9 @@ static void grade_lab(const options *o, const char *submission, const char *show
         whole = V_ERROR;
     /* a runner for the (type, E) pairs its tests launch, or several, each for some of them, compiled at once */
     char flags[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS + sizeof KIT_CPU_CHECKED_FLAGS + 1], runner[SPEC_MAX_GROUPS][4400];
-    char pairs[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS];
+    char pairs[SPEC_MAX_GROUPS][SPEC_PAIR_FLAGS], warnings[4300];
     int runner_of[SPEC_MAX_TESTS];
+    fmt(warnings, sizeof warnings, "%s/warnings.txt", scratch);
     int n = spec_runner_groups(spec, o->build_jobs, pairs, runner_of);
     build_env b[SPEC_MAX_GROUPS];
     check_env env[SPEC_MAX_GROUPS];
@@ -977,7 +988,7 @@ static void grade_lab(const options *o, const char *submission, const char *show
         /* the CPU build checks every load and store of the lab's code (common/kit_cpu_mem.h) */
         fmt(flags[k], sizeof flags[k], "%s%s%s", pairs[k], pairs[k][0] && cpu ? " " : "", cpu ? KIT_CPU_CHECKED_FLAGS : "");
         b[k] = (build_env){o->kit, o->work, compiler, o->cxx_path, cpu, o->nvcc_flags, flags[k], libkit,
-                           o->compile_timeout_s, o->uid, o->gid, &o->box, k};
+                           o->compile_timeout_s, o->uid, o->gid, &o->box, k, k == 0 ? warnings : NULL, shown};
         build_runner_path(&b[k], scratch, runner[k], sizeof runner[k]);
         env[k] = (check_env){runner[k], rundir, o->timeout_s, o->nproc, o->uid, o->gid, cpu,
                              cpu ? NULL : o->ncu, o->ncu_why, o->arch, cpu ? NULL : o->sanitizer, o->box,
@@ -1007,6 +1018,8 @@ static void grade_lab(const options *o, const char *submission, const char *show
                                    : build_runner(&b[0], spec, scratch, why, sizeof why)) != 0))
         whole = V_COMPILE;
     res->whole = whole;
+    if (scratch[0])
+        read_warnings(warnings, res->warnings, sizeof res->warnings);
     for (int t = 0; t < spec->ntasks; t++)
         grade_task(spec, t, env, runner_of, pre, whole, why, shown, every, res);
     free(pre);

@@ -196,6 +196,43 @@ void report_rerun(char *buf, size_t len, const char *lab, const char *test)
     snprintf(buf, len, "make check LAB=%.*s%s%s", (int)strcspn(lab, "-"), lab, test ? " TEST=" : "", test ? test : "");
 }
 
+/* Adds "; input: make run ..." (report_run_input()) to a rerun command in buf. */
+static void append_input(char *buf, size_t len, const char *lab, const spec_test *t)
+{
+    char run[320];
+    report_run_input(run, sizeof run, lab, t);
+    size_t l = strlen(buf);
+    snprintf(buf + l, len - l, "; input: %s", run);
+}
+
+void report_run_input(char *buf, size_t len, const char *lab, const spec_test *t)
+{
+    static const char *const algs[] = {"pbs", "cf", "cl", "baseline"};
+    char args[240] = "";
+    size_t l = 0;
+#define ARG(...) (l += (size_t)snprintf(args + l, l < sizeof args ? sizeof args - l : 0, __VA_ARGS__))
+    if (strcmp(t->op, "worst") == 0) {
+        ARG("--threads %d --tile %d", t->w, t->E);
+    } else {
+        ARG("--type %s --m %lld", kit_type_name(t->type), t->m);
+        if (strcmp(t->op, "sort") != 0)
+            ARG(" --n %lld", t->n);
+        ARG(" --gen %s --seed %llu", kit_gen_name(t->gen), t->seed);
+        if (strcmp(t->op, "pbs") == 0)
+            ARG(" --queries %s", kit_pbs_queries_name(t->queries));
+        if ((strcmp(t->op, "pbs") == 0 || strcmp(t->op, "sort") == 0) && t->alg >= 0 && t->alg < 4)
+            ARG(" --alg %s", algs[t->alg]);
+        if (t->blocks) /* the launch the grader asks for (kit_merge_serve_one: tile, else E, else 1) */
+            ARG(" --blocks %d --threads %d", t->blocks, t->u);
+        if (strcmp(t->op, "merge") == 0 && t->blocks)
+            ARG(" --tile %d", t->tile ? t->tile : t->E ? t->E : 1);
+        if (strcmp(t->op, "sort") == 0)
+            ARG(" --threads %d --tile %d", t->u, t->E);
+    }
+#undef ARG
+    snprintf(buf, len, "make run LAB=%.*s ARGS=\"%s\"", (int)strcspn(lab, "-"), lab, args);
+}
+
 /*
  * The command that reruns a failing task: its first failing test by name, or the whole lab when no
  * test of its own failed it (the runner was not built, a skeleton's marker was reached); "" when
@@ -209,6 +246,35 @@ static void task_rerun(const lab_result *lab, int t, char *buf, size_t len)
     if (tr->v == V_PASS || (x >= 0 && lab->spec.tests[x].hidden))
         return;
     report_rerun(buf, len, lab->spec.lab, x >= 0 && tr->v != V_NOT_ATTEMPTED ? lab->spec.tests[x].name : NULL);
+}
+
+/* The make run command of the test that failed task t (report_run_input()), or "" when task_rerun() names none. */
+static void task_input(const lab_result *lab, int t, char *buf, size_t len)
+{
+    const task_result *tr = &lab->tasks[t];
+    int x = tr->failed_test;
+    buf[0] = '\0';
+    if (tr->v != V_PASS && tr->v != V_NOT_ATTEMPTED && x >= 0 && !lab->spec.tests[x].hidden)
+        report_run_input(buf, len, lab->spec.lab, &lab->spec.tests[x]);
+}
+
+/* The end of a failure line: "; input: make run ..." when there is one, then "; rerun: make check ...". */
+static void put_commands(FILE *f, const char *input, const char *rerun)
+{
+    fprintf(f, "%s%s%s%s\n", input[0] ? "; input: " : "", input, rerun[0] ? "; rerun: " : "", rerun);
+}
+
+/* The lab's block of the student's own compiler warnings (lab_result.warnings), indented; nothing when none. */
+static void put_warnings(FILE *f, const lab_result *lab)
+{
+    if (!lab->warnings[0])
+        return;
+    fputs("  the compiler's warnings in your file:\n", f);
+    for (const char *s = lab->warnings; *s;) {
+        size_t n = strcspn(s, "\n");
+        fprintf(f, "    %.*s\n", (int)n, s);
+        s += n + (s[n] == '\n');
+    }
 }
 
 void report_table(FILE *f, const grade_report *r)
@@ -232,21 +298,23 @@ void report_table(FILE *f, const grade_report *r)
             report_clean(name, sizeof name, lab->spec.tasks[t].name);
             fprintf(f, "  %-10s %3d/%-3d  ", name, lab->tasks[t].points, lab->spec.tasks[t].points);
             report_put_clean(f, lab->tasks[t].detail);
-            char rerun[160];
+            char rerun[160], input[400];
             task_rerun(lab, t, rerun, sizeof rerun);
-            fprintf(f, "%s%s\n", rerun[0] ? "; rerun: " : "", rerun);
+            task_input(lab, t, input, sizeof input);
+            put_commands(f, input, rerun);
         }
         fprintf(f, "  %-10s %3d/%-3d\n", "lab total", lab->points, lab->max_points);
+        put_warnings(f, lab);
     }
     fprintf(f, "\nTOTAL %d/%d (%.1f%%)\n", r->points, r->max_points, report_percent(r));
 }
 
 /*
- * One failure line of make check's report: what failed (and of which task, or NULL), why, and the
- * command that reruns it ("" for none).
+ * One failure line of make check's report: what failed (and of which task, or NULL), why, the make
+ * run command that rebuilds its input and the command that reruns it ("" for none).
  */
 static void brief_fail(FILE *f, const char *what, const char *name, const char *task, const char *detail,
-                       const char *rerun)
+                       const char *input, const char *rerun)
 {
     fprintf(f, "  FAIL %s ", what);
     report_put_clean(f, name);
@@ -257,7 +325,7 @@ static void brief_fail(FILE *f, const char *what, const char *name, const char *
     }
     fputs(": ", f);
     report_put_clean(f, detail);
-    fprintf(f, "%s%s\n", rerun[0] ? "; rerun: " : "", rerun);
+    put_commands(f, input, rerun);
 }
 
 /*
@@ -268,11 +336,11 @@ static void brief_fail(FILE *f, const char *what, const char *name, const char *
 static void brief_task(FILE *f, const lab_result *lab, int t, int *tests, int *passed)
 {
     const task_result *tr = &lab->tasks[t];
-    char rerun[160];
+    char rerun[600];
     int skeleton = tr->v == V_NOT_ATTEMPTED;
     if (skeleton) {
         task_rerun(lab, t, rerun, sizeof rerun);
-        brief_fail(f, "task", lab->spec.tasks[t].name, NULL, tr->detail, rerun);
+        brief_fail(f, "task", lab->spec.tasks[t].name, NULL, tr->detail, "", rerun);
     }
     for (int x = 0; x < lab->spec.ntests; x++) {
         const spec_test *st = &lab->spec.tests[x];
@@ -283,11 +351,14 @@ static void brief_task(FILE *f, const lab_result *lab, int t, int *tests, int *p
         *passed += te->v == V_PASS;
         if (te->v == V_PASS || te->skipped || (skeleton && te->v == V_NOT_ATTEMPTED))
             continue;
-        if (st->hidden)
+        char input[400] = "";
+        if (st->hidden) {
             rerun[0] = '\0';
-        else
+        } else {
             report_rerun(rerun, sizeof rerun, lab->spec.lab, st->name);
-        brief_fail(f, st->hidden ? "hidden test" : "test", st->name, lab->spec.tasks[t].name, te->detail, rerun);
+            report_run_input(input, sizeof input, lab->spec.lab, st);
+        }
+        brief_fail(f, st->hidden ? "hidden test" : "test", st->name, lab->spec.tasks[t].name, te->detail, input, rerun);
     }
 }
 
@@ -297,7 +368,7 @@ int report_brief(FILE *f, const grade_report *r, const char *note)
     for (int l = 0; l < r->nlabs; l++) {
         const lab_result *lab = &r->labs[l];
         if (!lab->spec_ok) {
-            brief_fail(f, "lab", lab->spec.lab, NULL, lab->spec_error, "");
+            brief_fail(f, "lab", lab->spec.lab, NULL, lab->spec_error, "", "");
             failed = 1;
             continue;
         }
@@ -305,14 +376,15 @@ int report_brief(FILE *f, const grade_report *r, const char *note)
         for (int x = 0; x < lab->spec.ntests; x++)
             hidden += lab->spec.tests[x].hidden;
         if (lab->whole != V_PASS) { /* no test ran: one line for the lab */
-            char rerun[160];
+            char rerun[600];
             report_rerun(rerun, sizeof rerun, lab->spec.lab, NULL);
-            brief_fail(f, "lab", lab->spec.lab, NULL, lab->spec.ntasks ? lab->tasks[0].detail : "", rerun);
+            brief_fail(f, "lab", lab->spec.lab, NULL, lab->spec.ntasks ? lab->tasks[0].detail : "", "", rerun);
             tests = lab->spec.ntests;
         } else {
             for (int t = 0; t < lab->spec.ntasks; t++)
                 brief_task(f, lab, t, &tests, &passed);
         }
+        put_warnings(f, lab);
         fputs("lab ", f);
         report_put_clean(f, lab->spec.lab);
         fprintf(f, ", %s build: %d of %d %stests pass%s%s%s\n", r->mode && strcmp(r->mode, "gpu") == 0 ? "GPU" : "CPU",
@@ -572,8 +644,10 @@ static void gradescope_task(FILE *f, const lab_result *lab, int t)
         snprintf(said, sizeof said, "failed a hidden test; its name and details show %s", when_shown(vis_hidden(lab)));
         json_output(f, said, "");
     } else {
-        char rerun[160];
+        char rerun[600];
         task_rerun(lab, t, rerun, sizeof rerun);
+        if (x >= 0 && tr->v != V_NOT_ATTEMPTED && rerun[0])
+            append_input(rerun, sizeof rerun, lab->spec.lab, &lab->spec.tests[x]);
         json_output(f, tr->detail, rerun);
     }
     fprintf(f, ", \"visibility\": \"%s\"}", vis_tasks(lab));
@@ -593,9 +667,11 @@ static void gradescope_test(FILE *f, const lab_result *lab, int x)
     fprintf(f, "%s%s\", ", st->hidden ? " (hidden)" : "", te->skipped ? " (not run)" : "");
     if (!te->skipped)
         fprintf(f, "\"score\": 0, \"max_score\": 0, \"status\": \"%s\", ", te->v == V_PASS ? "passed" : "failed");
-    char rerun[160] = "";
-    if (te->v != V_PASS && !te->skipped && !st->hidden)
+    char rerun[600] = "";
+    if (te->v != V_PASS && !te->skipped && !st->hidden) {
         report_rerun(rerun, sizeof rerun, lab->spec.lab, st->name);
+        append_input(rerun, sizeof rerun, lab->spec.lab, st);
+    }
     json_output(f, te->detail, rerun);
     fprintf(f, ", \"visibility\": \"%s\"}", st->hidden ? vis_hidden(lab) : vis_public(lab));
 }
@@ -671,7 +747,7 @@ static void md_code(FILE *f, const char *line)
 static void markdown_task(FILE *f, const lab_result *lab, int t)
 {
     const task_result *tr = &lab->tasks[t];
-    char rerun[160];
+    char rerun[600];
     fputs("### ", f);
     md_text(f, lab->spec.lab);
     fputs(", task ", f);
@@ -703,6 +779,11 @@ static void markdown_task(FILE *f, const lab_result *lab, int t)
             fputs("Rerun it on your own file:\n", f);
         }
         md_code(f, rerun);
+        if (!st->hidden) {
+            report_run_input(rerun, sizeof rerun, lab->spec.lab, st);
+            fputs("Run the lab's driver on its input (add --print to see it):\n", f);
+            md_code(f, rerun);
+        }
     }
     if (skeleton) {
         report_rerun(rerun, sizeof rerun, lab->spec.lab, NULL);
@@ -752,7 +833,7 @@ void report_markdown(FILE *f, const grade_report *r)
         if (!lab->spec_ok)
             continue;
         if (lab->whole != V_PASS) { /* no runner: one section for the lab */
-            char rerun[160];
+            char rerun[600];
             int any = 0;
             for (int t = 0; t < lab->spec.ntasks; t++)
                 any |= lab->tasks[t].v != V_PASS;

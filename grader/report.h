@@ -50,6 +50,7 @@ typedef struct lab_result {
     int points;                            /**< points earned in the lab */
     int max_points;                        /**< points possible in the lab */
     report_visibility visibility;          /**< Gradescope's visibility of its entries (zeroed: the defaults) */
+    char warnings[2048];                   /**< the compiler's warnings in the student's files, one block of their lines; "" for none */
 } lab_result;
 
 /** A whole submission's results. */
@@ -138,6 +139,17 @@ void report_csv_field(FILE *f, const char *s);
  * @param[in]  test a public test's name, or NULL for the whole lab
  */
 void report_rerun(char *buf, size_t len, const char *lab, const char *test);
+
+/**
+ * The command that runs the lab's driver (make run) on a test's exact input: its generator, seed,
+ * sizes and type, and the launch the grader asks for, as the driver's options. The drivers make
+ * their input with the grader's own generators, so that the student sees the failing input.
+ * @param[out] buf "make run LAB=06 ARGS=\"--type i32 --m 33 --n 500 --gen random --seed 1 ...\""
+ * @param[in]  len size of @p buf
+ * @param[in]  lab the lab's folder, "NN-slug"
+ * @param[in]  t   a public test (a hidden one's seed is not for the student)
+ */
+void report_run_input(char *buf, size_t len, const char *lab, const spec_test *t);
 
 /**
  * The score table: one block per lab, a line per task, and the total; every text is cleaned

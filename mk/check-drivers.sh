@@ -14,6 +14,15 @@ for spec in labs/*/grading.spec; do
     sol="$build/labs/sol-cpu/$lab/driver" skel="$build/labs/student-cpu/$lab/driver"
     out=$(timeout 60 "$sol" --m 300 --n 200 --gen duplicates 2>&1); st=$?
     [ $st = 0 ] && grep -q '^PASS' <<<"$out" && ok "$lab: solution driver passes" || bad "$lab: solution driver gave exit $st: $out"
+    # One truth: a spec that also judges counts (conflicts, loads, stores) makes make run's PASS say so.
+    if grep -Eq '^test .*(conflicts|loads|stores)[<>=]' "$spec"; then
+        grep -q "^  not judged here: .*; make check LAB=${lab%%-*} judges it" <<<"$out" &&
+            ok "$lab: make run's PASS names the checks only make check makes" ||
+            bad "$lab: the spec judges counts, and make run's PASS does not say that make check LAB=${lab%%-*} does: $out"
+    else
+        ! grep -q "not judged here" <<<"$out" && ok "$lab: make run judges all its spec does" ||
+            bad "$lab: make run names checks its spec does not make: $out"
+    fi
     out=$(timeout 60 "$sol" --m -3 2>&1); st=$?
     [ $st = 2 ] && grep -q -- "--m" <<<"$out" && ok "$lab: a bad option exits 2 naming it" || bad "$lab: bad option gave exit $st: $out"
     out=$(timeout 60 "$skel" --m 30 --n 20 2>&1); st=$?
@@ -25,6 +34,13 @@ for spec in labs/*/grading.spec; do
             ok "$lab: --trace writes a kit trace and its counts" || bad "$lab: --trace gave exit $st: $out"
     fi
 done
+
+# Lab 6's trace summary comes from the trace: the solution's reads per query are the search's, split
+# into stages; lab 1's unwritten slots are named as such.
+d6=$build/labs/sol-cpu/06-predecessor-search/driver
+out=$(timeout 60 "$d6" --m 4096 --n 2048 --alg cf --blocks 1 --threads 256 --trace "$trace" 2>&1)
+grep -q "reads 40.00 times per query (81920 reads, 2048 queries; cf reads 40)" <<<"$out" && grep -q "stage 2 (scan)" <<<"$out" &&
+    ok "06-predecessor-search: --trace counts the reads per query in the trace" || bad "06-predecessor-search: --trace: $out"
 rm -f "$trace"
 
 # Handout 01's stability example quotes the tags the kit gives kv32 values (A: 0, 1, ...; B: -1, -2, ...):
@@ -40,5 +56,20 @@ if [ -n "$a" ] && [ -n "$b" ] && [ "$(only "$a" "$example")" = "$a" ] && [ "$(on
 else
     bad "handouts/01-sequential-merge.md's stable example reads '$example'; the driver tags A with '$a' and B with '$b'"
 fi
+# make check shows the compiler's warnings in the student's file, and only there: lab 1's solution
+# with an unused variable gets one block naming its line.
+sub=$(mktemp -d)
+mkdir -p "$sub/01-sequential-merge"
+sed 's|^\( *\)while (j < n)$|\1int unused_here = 0;\n&|' solutions/01-sequential-merge/merge_sequential.cuh \
+    >"$sub/01-sequential-merge/merge_sequential.cuh"
+out=$(KIT_CHECK_SUBMISSION="$sub" bash mk/check.sh "$build/grader/grader" "$build" 01-sequential-merge 2>&1)
+if grep -q "^  the compiler's warnings in your file:" <<<"$out" &&
+    grep -q "^    $sub/01-sequential-merge/merge_sequential.cuh:[0-9]*:[0-9]*: warning: unused variable 'unused_here'" <<<"$out" &&
+    ! grep -q "warning: .*harness" <<<"$out" && grep -q "12 of 12 public tests pass" <<<"$out"; then
+    ok "make check shows the student's own compiler warnings, their file's lines only"
+else
+    bad "make check did not show the unused variable of the student's file: $out"
+fi
+rm -rf "$sub"
 echo "drivers: $passed passed, $failed failed, 0 skipped"
 [ $failed = 0 ]

@@ -657,7 +657,8 @@ static void test_sort(void)
 
 
 /* ---- kit_check.h: checks by property ------------------------------------------------ */
-/* The chapter's merge passes; every single change to it (a swapped tie, a lost, duplicated or foreign element, disorder) fails at the right index. */
+/* The chapter's merge passes; every single change to it (a swapped tie, a lost, duplicated or foreign element, disorder,
+   a slot never written) fails at its first wrong index, naming the element expected there and where it comes from. */
 static void test_check_merge(void)
 {
     kit_kv32 A[] = {{1, 0}, {7, 1}, {8, 2}, {9, 3}, {10, 4}}, B[] = {{7, 100}, {10, 101}, {10, 102}, {12, 103}};
@@ -670,17 +671,26 @@ static void test_check_merge(void)
     memcpy(D, C, sizeof C); /* B's 7 before A's 7: unstable */
     D[1] = C[2], D[2] = C[1];
     CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 1);
-    KIT_ASSERT_MSG(strstr(msg, "index 1: expected (key 7, value 1)") != NULL, "message: %s", msg);
+    CU_ASSERT_STRING_EQUAL(msg, "index 1: expected (key 7, value 1) (A[1]), got (key 7, value 100): equal keys keep A's first, each list in its order");
     memcpy(D, C, sizeof C); /* a 12 replaced by a second 10 */
     D[8] = D[7];
-    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 5);
+    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 8);
+    CU_ASSERT_STRING_EQUAL(msg, "index 8: expected (key 12, value 103) (B[3]), got (key 10, value 102)");
     memcpy(D, C, sizeof C); /* a foreign key */
     D[8].key = 13;
     CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 8);
     memcpy(D, C, sizeof C); /* out of order */
     D[0] = C[3], D[3] = C[0];
-    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 1);
-    KIT_ASSERT_MSG(strstr(msg, "not sorted") != NULL, "message: %s", msg);
+    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 0);
+    CU_ASSERT_STRING_EQUAL(msg, "index 0: expected (key 1, value 0) (A[0]), got (key 8, value 2)");
+    memcpy(D, C, sizeof C); /* a forgotten tail: the harness's fill of slots never written stays */
+    memset(D + 7, KIT_UNWRITTEN_BYTE, 2 * sizeof *D);
+    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_KV32, A, 5, B, 4, D, msg, sizeof msg), 7);
+    CU_ASSERT_STRING_EQUAL(msg, "index 7: expected (key 10, value 102) (B[2]), got (key -1515870811, value -1515870811): "
+                                "C[7] was never written");
+    int32_t a32[] = {-1515870811}, c32[1];
+    memset(c32, KIT_UNWRITTEN_BYTE, sizeof c32); /* the fill's value where it is the right answer is right */
+    CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_I32, a32, 1, NULL, 0, c32, msg, sizeof msg), -1);
     CU_ASSERT_EQUAL(kit_check_merge(KIT_TYPE_I32, NULL, 0, NULL, 0, NULL, NULL, 0), -1);
 }
 
@@ -715,14 +725,14 @@ static void test_check_sort(void)
     memcpy(bad, out, sizeof out); /* (1, 4) before (1, 1) */
     bad[0] = out[1], bad[1] = out[0];
     CU_ASSERT_EQUAL(kit_check_sort(KIT_TYPE_KV32, in, bad, 5, msg, sizeof msg), 0);
-    KIT_ASSERT_MSG(strstr(msg, "input order") != NULL, "message: %s", msg);
+    CU_ASSERT_STRING_EQUAL(msg, "index 0: expected (key 1, value 1) (input[1]), got (key 1, value 4): equal keys keep their input order");
     memcpy(bad, out, sizeof out); /* a 3 lost, a 2 twice */
     bad[3] = bad[2];
-    CU_ASSERT(kit_check_sort(KIT_TYPE_KV32, in, bad, 5, msg, sizeof msg) >= 0);
+    CU_ASSERT_EQUAL(kit_check_sort(KIT_TYPE_KV32, in, bad, 5, msg, sizeof msg), 3);
+    CU_ASSERT_STRING_EQUAL(msg, "index 3: expected (key 3, value 0) (input[0]), got (key 2, value 3)");
     memcpy(bad, out, sizeof out);
     bad[0] = out[4], bad[4] = out[0];
-    CU_ASSERT_EQUAL(kit_check_sort(KIT_TYPE_KV32, in, bad, 5, msg, sizeof msg), 1);
-    KIT_ASSERT_MSG(strstr(msg, "not sorted") != NULL, "message: %s", msg);
+    CU_ASSERT_EQUAL(kit_check_sort(KIT_TYPE_KV32, in, bad, 5, msg, sizeof msg), 0);
     int32_t keys[] = {5, 5, 4}, sorted[] = {4, 5, 5};
     CU_ASSERT_EQUAL(kit_check_sort(KIT_TYPE_I32, keys, sorted, 3, NULL, 0), -1);
 }
@@ -739,6 +749,20 @@ static void test_check_co_rank(void)
     }
 }
 
+/* kit_check_co_rank_answer: right co-ranks say nothing; a wrong one names the expected, the brute force's. */
+static void test_check_co_rank_answer(void)
+{
+    const int32_t A[] = {1, 3, 3, 5}, B[] = {0, 3, 3, 6, 7};
+    char msg[200], want[200];
+    for (long long k = 0; k <= 9; k++) {
+        long long co = (long long)kit_co_rank_brute(KIT_TYPE_I32, A, 4, B, 5, (size_t)k);
+        CU_ASSERT(kit_check_co_rank_answer(KIT_TYPE_I32, A, 4, B, 5, k, co, msg, sizeof msg) && msg[0] == '\0');
+        CU_ASSERT(!kit_check_co_rank_answer(KIT_TYPE_I32, A, 4, B, 5, k, co + 1, msg, sizeof msg));
+        snprintf(want, sizeof want, "co_rank(k=%lld) returned i=%lld, expected %lld (m=4, n=5)", k, co + 1, co);
+        CU_ASSERT_STRING_EQUAL(msg, want);
+    }
+}
+
 /* kit_check_predecessor accepts exactly the reference predecessor, below, between, on and above the keys. */
 static void test_check_predecessor(void)
 {
@@ -750,6 +774,69 @@ static void test_check_predecessor(void)
                            (long long)q, p, want);
     }
     CU_ASSERT(kit_check_predecessor(KIT_TYPE_I32, NULL, 0, 5, -1));
+}
+
+/* kit_check_answer: a right answer says nothing; a wrong one names the query, its key, the answer and the expected one. */
+static void test_check_answer(void)
+{
+    const int64_t keys[] = {2, 4, 4, 9};
+    char msg[200];
+    CU_ASSERT(kit_check_answer(KIT_TYPE_I64, keys, 4, 0, 5, 2, msg, sizeof msg));
+    CU_ASSERT_STRING_EQUAL(msg, "");
+    CU_ASSERT(!kit_check_answer(KIT_TYPE_I64, keys, 4, 7, 5, 0, msg, sizeof msg));
+    CU_ASSERT_STRING_EQUAL(msg, "query 7 (key 5): answered 0, expected 2 (the last key <= 5, keys[2] = 4)");
+    CU_ASSERT(!kit_check_answer(KIT_TYPE_I64, keys, 4, 3, 1, 0, msg, sizeof msg));
+    CU_ASSERT_STRING_EQUAL(msg, "query 3 (key 1): answered 0, expected -1 (no key is <= 1)");
+    CU_ASSERT(!kit_check_answer(KIT_TYPE_I64, keys, 4, 1, 11, 750, msg, sizeof msg));
+    CU_ASSERT_STRING_EQUAL(msg, "query 1 (key 11): answered 750, expected 3 (the last key <= 11, keys[3] = 9)");
+}
+
+/* kit_wrong_output: the one wording of a wrong element; "never written" only for a filled output's fill; the tie rule on a tie. */
+static void test_wrong_output(void)
+{
+    int32_t from[] = {4, 6}, got[2] = {5, 0};
+    char msg[200];
+    kit_wrong_output(KIT_TYPE_I32, got, "C", 0, from, "B", 1, "ties", msg, sizeof msg);
+    CU_ASSERT_STRING_EQUAL(msg, "index 0: expected 6 (B[1]), got 5");
+    memset(got, KIT_UNWRITTEN_BYTE, sizeof got);
+    kit_wrong_output(KIT_TYPE_I32, got, "C", 1, from, "A", 0, "ties", msg, sizeof msg);
+    CU_ASSERT_STRING_EQUAL(msg, "index 1: expected 4 (A[0]), got -1515870811: C[1] was never written");
+    kit_wrong_output(KIT_TYPE_I32, got, NULL, 1, from, "input", 0, "ties", msg, sizeof msg);
+    CU_ASSERT_STRING_EQUAL(msg, "index 1: expected 4 (input[0]), got -1515870811");
+    got[1] = 4, from[0] = 4; /* the expected key, another element: the rule for ties is said */
+    kit_wrong_output(KIT_TYPE_I32, got, "C", 1, from, "A", 0, "equal keys keep A's first", msg, sizeof msg);
+    CU_ASSERT_STRING_EQUAL(msg, "index 1: expected 4 (A[0]), got 4: equal keys keep A's first");
+}
+
+/* kit_pbs_gen_input, make run's lab 6 input, is the grader's (check.c's generate_pbs: the keys of
+   kit_gen_merge_input with no B, then the queries of the same seed): a test's make run command
+   rebuilds its queries. */
+static void test_pbs_gen_input(void)
+{
+    const struct {
+        kit_type t;
+        size_t K, Q;
+        kit_gen g;
+        kit_pbs_queries kind;
+        uint64_t seed;
+    } cases[] = {{KIT_TYPE_I32, 33, 500, KIT_GEN_RANDOM, KIT_PBS_RANGE, 1},
+                 {KIT_TYPE_I64, 1000, 2000, KIT_GEN_DUPLICATES, KIT_PBS_KEYS, 7},
+                 {KIT_TYPE_I32, 4096, 4096, KIT_GEN_RANDOM, KIT_PBS_WORST, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t bytes = kit_type_size(cases[c].t);
+        char *k1 = kit_xmalloc(cases[c].K * bytes), *k2 = kit_xmalloc(cases[c].K * bytes);
+        char *q1 = kit_xmalloc(cases[c].Q * bytes), *q2 = kit_xmalloc(cases[c].Q * bytes);
+        CU_ASSERT_EQUAL(kit_pbs_gen_input(cases[c].t, k1, cases[c].K, cases[c].g, cases[c].kind, cases[c].seed, q1,
+                                          cases[c].Q), 0);
+        CU_ASSERT_EQUAL(kit_gen_merge_input(cases[c].t, k2, cases[c].K, q2, 0, cases[c].g, cases[c].seed), 0);
+        CU_ASSERT_EQUAL(kit_pbs_gen_queries_any(cases[c].t, k2, cases[c].K, cases[c].kind, cases[c].seed, q2, cases[c].Q), 0);
+        KIT_ASSERT_MSG(memcmp(k1, k2, cases[c].K * bytes) == 0 && memcmp(q1, q2, cases[c].Q * bytes) == 0,
+                       "case %zu: make run's lab 6 input differs from the grader's", c);
+        free(k1);
+        free(k2);
+        free(q1);
+        free(q2);
+    }
 }
 
 /* kit_gcd: the papers' d = gcd(w, E). */
@@ -2651,6 +2738,10 @@ static void register_tests(void)
     kit_test_add(check, "kit_check_sort: stable, unstable, lost, unsorted", test_check_sort);
     kit_test_add(check, "kit_check_co_rank: exactly the brute-force co-rank", test_check_co_rank);
     kit_test_add(check, "kit_check_predecessor: exactly the reference", test_check_predecessor);
+    kit_test_add(check, "kit_check_co_rank_answer: the expected co-rank", test_check_co_rank_answer);
+    kit_test_add(check, "kit_check_answer: the query, its key, the answer and the expected one", test_check_answer);
+    kit_test_add(check, "kit_wrong_output: expected, got, and slots never written", test_wrong_output);
+    kit_test_add(check, "kit_pbs_gen_input: make run's lab 6 input is the grader's", test_pbs_gen_input);
     kit_test_add(check, "kit_gcd", test_gcd);
     kit_test_add(check, "kit_pbs_gen_queries_any: worst queries for any K", test_pbs_worst_queries_any);
     CU_pSuite ref = kit_test_suite("references");

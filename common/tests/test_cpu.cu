@@ -484,7 +484,7 @@ static void launch_scribble(kit_type t, const void *d_A, int m, const void *d_B,
 }
 
 static const kit_merge_lab SCRIBBLE = {"00-test:scribble", "writes C and, on request, past its ends", launch_scribble,
-                                       NULL, NULL, 0};
+                                       NULL, NULL, 0, NULL};
 
 /* Index of the first byte of p[0..bytes) that is not `value`, or -1. */
 static long first_other(const unsigned char *p, size_t bytes, unsigned char value)
@@ -827,7 +827,7 @@ static void launch_one_past(kit_type t, const void *d_A, int m, const void *d_B,
     KIT_LAUNCH(one_past_kernel, 1, 64, 0, m + n, (int *)d_C);
 }
 
-static const kit_merge_lab ONE_PAST = {"00-test:one-past", "stores one past C", launch_one_past, NULL, NULL, 0};
+static const kit_merge_lab ONE_PAST = {"00-test:one-past", "stores one past C", launch_one_past, NULL, NULL, 0, NULL};
 
 static void merge_output_child(void)
 {

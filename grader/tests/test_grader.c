@@ -1,5 +1,6 @@
 /* Tests of the grader's parts: the spec parser, the sandbox, the verdict names, the report formats and the gradebook. */
 #define _GNU_SOURCE
+#include <glob.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "check.h"
 #include "counts.h"
 #include "kit_trace.h"
+#include "kit_cli.h"
 #include "batch.h"
 #include "build.h"
 #include "kit_test.h"
@@ -938,7 +940,8 @@ static void test_report_gradescope(void)
                    "task merge (with a hidden test) not visible: '%s'", e);
     KIT_ASSERT_MSG(strstr(gs, "task stable: stability\", \"score\": 0, \"max_score\": 4, \"status\": \"failed\"") &&
                        strstr(gs, "?</failure><x>]]>&\\\\ ??[2J ?? caf\xc3\xa9\\nRerun it on your own file: make check "
-                                  "LAB=01 TEST=s1\", \"visibility\": \"visible\"}"),
+                                  "LAB=01 TEST=s1; input: make run LAB=01 ARGS=\\\"--type i32 --m 0 --n 0 --gen random "
+                                  "--seed 1\\\"\", \"visibility\": \"visible\"}"),
                    "task stable (public only) wrong or not visible:\n%s", gs);
     KIT_ASSERT_MSG(strstr(gs_entry(gs, "01-x test merge/p1\"", e, sizeof e),
                           "\"score\": 0, \"max_score\": 0, \"status\": \"passed\", \"output\": \"pass\", "
@@ -1128,7 +1131,8 @@ static void test_report_table_and_tsv(void)
     KIT_ASSERT_MSG(strstr(table, "  merge        6/6    pass (3 tests)\n") && strstr(table, "TOTAL 6/10 (60.0%)\n") &&
                        strstr(table, "== 02-y: spec error, not graded =="),
                    "table:\n%s", table);
-    KIT_ASSERT_MSG(strstr(table, " caf\xc3\xa9; rerun: make check LAB=01 TEST=s1\n"),
+    KIT_ASSERT_MSG(strstr(table, " caf\xc3\xa9; input: make run LAB=01 ARGS=\"--type i32 --m 0 --n 0 --gen random --seed 1\"; "
+                                 "rerun: make check LAB=01 TEST=s1\n"),
                    "the failing task's line lacks the command that reruns s1:\n%s", table);
     free(table);
     rep.labs[0].tasks[1].failed_test = 3; /* had the hidden h1 failed the task, no command could rerun it */
@@ -1155,6 +1159,57 @@ static void test_report_rerun(void)
     KIT_ASSERT_MSG(strcmp(buf, "make check LAB=07") == 0, "report_rerun for the lab: '%s'", buf);
 }
 
+/*
+ * report_run_input on every public test of every lab: the driver's own option parser (kit_args_parse)
+ * reads back from its ARGS the test's type, sizes, generator, seed, query set, search and launch.
+ */
+static void test_report_run_input(void)
+{
+    glob_t g;
+    CU_ASSERT_EQUAL_FATAL(glob("labs/*/grading.spec", 0, NULL, &g), 0);
+    int checked = 0;
+    for (size_t s = 0; s < g.gl_pathc; s++) {
+        static spec_lab one;
+        char err[256], cmd[600], lab_name[64];
+        memset(&one, 0, sizeof one);
+        FILE *f = fopen(g.gl_pathv[s], "r");
+        int rc = f ? spec_parse(f, g.gl_pathv[s], 0, &one, err, sizeof err) : -1;
+        if (f)
+            fclose(f);
+        KIT_ASSERT_MSG(rc == 0, "%s: %s", g.gl_pathv[s], err);
+        snprintf(lab_name, sizeof lab_name, "%s", one.lab);
+        for (int x = 0; rc == 0 && x < one.ntests; x++) {
+            const spec_test *t = &one.tests[x];
+            report_run_input(cmd, sizeof cmd, lab_name, t);
+            char prefix[32], args[600], *argv[40] = {(char *)"driver"};
+            snprintf(prefix, sizeof prefix, "make run LAB=%.2s ARGS=\"", lab_name);
+            KIT_ASSERT_MSG(strncmp(cmd, prefix, strlen(prefix)) == 0 && cmd[strlen(cmd) - 1] == '"', "%s", cmd);
+            snprintf(args, sizeof args, "%.*s", (int)(strlen(cmd) - strlen(prefix) - 1), cmd + strlen(prefix));
+            int argc = 1;
+            for (char *save, *w = strtok_r(args, " ", &save); w && argc < 39; w = strtok_r(NULL, " ", &save))
+                argv[argc++] = w;
+            kit_args a;
+            kit_args_defaults(&a);
+            rc = kit_args_parse(&a, argc, argv, err, sizeof err);
+            KIT_ASSERT_MSG(rc == 0, "%s test %s: %s: %s", lab_name, t->name, cmd, err);
+            int worst = strcmp(t->op, "worst") == 0, sort = strcmp(t->op, "sort") == 0, pbs = strcmp(t->op, "pbs") == 0;
+            if (worst) {
+                KIT_ASSERT_MSG(a.threads == t->w && a.tile == t->E, "%s test %s: %s", lab_name, t->name, cmd);
+                continue;
+            }
+            int launch = sort ? a.threads == t->u && a.tile == t->E
+                              : a.blocks == t->blocks && (!t->blocks || a.threads == t->u);
+            KIT_ASSERT_MSG(a.type == t->type && a.m == t->m && (sort || a.n == t->n) && a.gen == t->gen &&
+                               a.seed == t->seed && launch && (!pbs || strcmp(a.queries, kit_pbs_queries_name(t->queries)) == 0) &&
+                               ((!pbs && !sort) || a.alg),
+                           "%s test %s: %s does not carry its input", lab_name, t->name, cmd);
+            checked++;
+        }
+    }
+    globfree(&g);
+    KIT_ASSERT_MSG(checked > 50, "only %d tests checked", checked);
+}
+
 static void brief_of_report(FILE *f, const grade_report *r)
 {
     report_brief(f, r, NULL);
@@ -1178,7 +1233,8 @@ static void test_report_brief(void)
     fill_report();
     char *out = write_brief(NULL, &status);
     KIT_ASSERT_MSG(status == 1 && strstr(out, "  FAIL test s1 (task stable): \"PASS\"?</failure>") &&
-                       strstr(out, " caf\xc3\xa9; rerun: make check LAB=01 TEST=s1\n") &&
+                       strstr(out, " caf\xc3\xa9; input: make run LAB=01 ARGS=\"--type i32 --m 0 --n 0 --gen random "
+                                   "--seed 1\"; rerun: make check LAB=01 TEST=s1\n") &&
                        strstr(out, "lab 01-x, CPU build: 3 of 4 tests pass\n") &&
                        strstr(out, "  FAIL lab 02-y: labs/02-y/grading.spec:3: unknown directive <"),
                    "a wrong public test and a broken spec (exit %d):\n%s", status, out);
@@ -2169,6 +2225,7 @@ static void register_tests(void)
     kit_test_add(r, "JUnit XML", test_report_junit);
     kit_test_add(r, "table and TSV", test_report_table_and_tsv);
     kit_test_add(r, "the command that reruns a test", test_report_rerun);
+    kit_test_add(r, "the make run command of every public test carries its input", test_report_run_input);
     kit_test_add(r, "make check's report", test_report_brief);
     kit_test_add(r, "files written through a temporary", test_report_write_file);
     kit_test_add(r, "--calibrate: the thresholds file", test_report_calibration);

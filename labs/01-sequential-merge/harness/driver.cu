@@ -10,7 +10,7 @@
 static const char *const WHAT = "Lab 1: merge two generated sorted arrays with merge_sequential and check the result.";
 
 /*
- * Grader request "merge": C = merge(A, B). C starts as a 0xA5 pattern so
+ * Grader request "merge": C = merge(A, B). C starts as KIT_UNWRITTEN_BYTE so
  * unwritten slots show; with KIT_REQ_GUARD, canaries surround it.
  */
 static int serve_merge(const kit_req *h, void *A, void *B, const int64_t *Q, kit_serve_out *out)
@@ -23,7 +23,7 @@ static int serve_merge(const kit_req *h, void *A, void *B, const int64_t *Q, kit
     out->c = req.m + req.n + (guard ? 2 * KIT_GUARD_ELEMS : 0);
     out->C = kit_xmalloc(bytes + 2 * guard);
     memset(out->C, KIT_GUARD_BYTE, bytes + 2 * guard);
-    memset((char *)out->C + guard, 0xA5, bytes);
+    memset((char *)out->C + guard, KIT_UNWRITTEN_BYTE, bytes);
     merge_any(req.type, A, (int)req.m, B, (int)req.n, (char *)out->C + guard);
     return 0;
 }
@@ -38,7 +38,7 @@ static int run_merge(const kit_args *a, const char *prog)
 
     double best = 1e30;
     for (int r = 0; r < a->repeat; r++) {
-        memset(C, 0xA5, total * size);
+        memset(C, KIT_UNWRITTEN_BYTE, total * size);
         double t0 = kit_now_s();
         merge_any(a->type, A, (int)a->m, B, (int)a->n, C);
         double dt = kit_now_s() - t0;
@@ -56,7 +56,8 @@ static int run_merge(const kit_args *a, const char *prog)
         printf("FAIL: not implemented: %s\n", kit_not_implemented_task());
         status = 1;
     } else if (kit_check_merge(a->type, A, (size_t)a->m, B, (size_t)a->n, C, msg, sizeof msg) >= 0) {
-        printf("FAIL: merge %s m=%lld n=%lld gen=%s: %s\n", kit_type_name(a->type), a->m, a->n, kit_gen_name(a->gen), msg);
+        printf("FAIL: merge %s m=%lld n=%lld gen=%s seed=%llu: wrong output at %s\n", kit_type_name(a->type), a->m, a->n,
+               kit_gen_name(a->gen), (unsigned long long)a->seed, msg);
         status = 1;
     } else {
         printf("PASS: merge %s m=%lld n=%lld gen=%s seed=%llu: %.3f ms (%.1f M elements/s)\n", kit_type_name(a->type),

@@ -74,14 +74,16 @@ static int run_co_rank(const kit_args *a, const char *prog)
     int bound = kit_co_rank_pass_bound(a->m, a->n), status = 0, worst = 0;
     long long first = a->k >= 0 ? a->k : 0, last = a->k >= 0 ? a->k : (long long)total;
     double t0 = kit_now_s();
+    char msg[200];
     for (long long k = first; k <= last && status == 0; k++) {
         int passes = 0;
         int i = co_rank_any(a->type, (int)k, A, (int)a->m, B, (int)a->n, &passes);
         if (kit_not_implemented_task()) {
             printf("FAIL: not implemented: %s\n", kit_not_implemented_task());
             status = 1;
-        } else if (!kit_check_co_rank(a->type, A, (size_t)a->m, B, (size_t)a->n, k, i)) {
-            printf("FAIL: co_rank(k=%lld) = %d breaks co-rank's definition (A[i-1] <= B[j] and B[j-1] < A[i], j = k - i)\n", k, i);
+        } else if (!kit_check_co_rank_answer(a->type, A, (size_t)a->m, B, (size_t)a->n, k, i, msg, sizeof msg)) {
+            printf("FAIL: co_rank %s m=%lld n=%lld gen=%s seed=%llu: wrong output: %s\n", kit_type_name(a->type), a->m, a->n,
+                   kit_gen_name(a->gen), (unsigned long long)a->seed, msg);
             status = 1;
         } else if (passes > bound) {
             printf("FAIL: co_rank(k=%lld) made %d passes, over the bound %d\n", k, passes, bound);

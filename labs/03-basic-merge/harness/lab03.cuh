@@ -16,6 +16,7 @@ static void launch_basic(kit_type t, const void *A, int m, const void *B, int n,
 
 static const kit_merge_lab LAB03 = {"03-basic-merge:kernel",
                                     "Lab 3: merge generated sorted arrays with merge_basic_kernel and check the result.",
-                                    launch_basic, NULL, NULL, 0};
+                                    launch_basic, NULL, NULL, 0,
+                                    "how the work is spread over the threads (each thread's global loads and stores)"};
 
 #endif

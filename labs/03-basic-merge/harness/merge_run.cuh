@@ -41,6 +41,11 @@ struct kit_merge_lab {
      * request's E; 0: a shared-memory tile (labs 4 and 5; lab 3 has none), from a request's tile.
      */
     int takes_E;
+    /**
+     * What the lab's grading.spec also judges that the driver does not (work spread, shared-memory
+     * traffic, bank conflicts), for the note after its PASS line; NULL: the driver judges it all.
+     */
+    const char *grader_only;
 };
 
 /** The launch the kit uses when none is given: 128 threads, tiles of 1024, about 4096 outputs per block. */
@@ -77,7 +82,7 @@ static inline int kit_merge_run_guarded(const kit_merge_lab *lab, kit_type t, vo
     size_t device_all = (total + 2 * device_guard) * size;
     CUDA_CHECK(cudaMalloc(&d_C, device_all + 1));
     CUDA_CHECK(cudaMemset(d_C, KIT_GUARD_BYTE, device_all));
-    CUDA_CHECK(cudaMemset((char *)d_C + device_guard * size, 0xA5, total * size));
+    CUDA_CHECK(cudaMemset((char *)d_C + device_guard * size, KIT_UNWRITTEN_BYTE, total * size));
     kit_name_array(d_A, "A", (unsigned)size, "keys");
     kit_name_array(d_B, "B", (unsigned)size, "keys");
     kit_name_array((char *)d_C + device_guard * size, "C", (unsigned)size, "keys");
@@ -105,7 +110,7 @@ static inline int kit_merge_run_guarded(const kit_merge_lab *lab, kit_type t, vo
 }
 
 /**
- * Runs the lab's kernel: copies A and B to the device, fills C with 0xA5
+ * Runs the lab's kernel: copies A and B to the device, fills C with KIT_UNWRITTEN_BYTE
  * bytes, launches, and copies C back. A and B are overwritten with what the
  * device holds after the kernel, so a caller can tell if the kernel wrote to them.
  * @return 0 when the kernel ran, 1 when it reached a skeleton, -1 when the
@@ -163,7 +168,7 @@ static inline int kit_merge_serve_one(const kit_req *h, void *A, void *B, const 
     size_t bytes = (size_t)(total + 2 * guard) * kit_type_size(req.type);
     out->c = total + 2 * guard;
     out->C = kit_xmalloc(bytes);
-    memset(out->C, 0xA5, bytes);
+    memset(out->C, KIT_UNWRITTEN_BYTE, bytes);
     int rc = kit_merge_run_guarded(lab, req.type, A, (int)req.m, B, (int)req.n, out->C, guard, cfg, out->error,
                                    sizeof out->error);
     if (rc == 0 && req.measure)
@@ -241,8 +246,9 @@ static inline int kit_merge_driver_main(const kit_merge_lab *lab, int argc, char
         kit_print_array("C", a.type, C, total);
     }
     if (status == 0 && kit_check_merge(a.type, A, (size_t)a.m, B, (size_t)a.n, C, msg, sizeof msg) >= 0) {
-        printf("FAIL: merge %s m=%lld n=%lld gen=%s, %d blocks of %d threads, tile %d: %s\n", kit_type_name(a.type), a.m,
-               a.n, kit_gen_name(a.gen), cfg.blocks, cfg.threads, cfg.tile, msg);
+        printf("FAIL: merge %s m=%lld n=%lld gen=%s seed=%llu, %d blocks of %d threads, tile %d: wrong output at %s\n",
+               kit_type_name(a.type), a.m, a.n, kit_gen_name(a.gen), (unsigned long long)a.seed, cfg.blocks,
+               cfg.threads, cfg.tile, msg);
         status = 1;
     } else if (status == 0) {
         printf("PASS: merge %s m=%lld n=%lld gen=%s seed=%llu, %d blocks of %d threads, tile %d: %.3f ms with copies"
@@ -252,6 +258,7 @@ static inline int kit_merge_driver_main(const kit_merge_lab *lab, int argc, char
                "\n",
                kit_type_name(a.type), a.m, a.n, kit_gen_name(a.gen), (unsigned long long)a.seed, cfg.blocks,
                cfg.threads, cfg.tile, best * 1e3);
+        kit_driver_grader_only(lab->task, lab->grader_only);
     }
     free(A);
     free(B);

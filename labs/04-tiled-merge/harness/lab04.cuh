@@ -24,6 +24,7 @@ static void launch_tiled(kit_type t, const void *A, int m, const void *B, int n,
 
 static const kit_merge_lab LAB04 = {"04-tiled-merge:kernel",
                                     "Lab 4: merge generated sorted arrays with merge_tiled_kernel and check the result.",
-                                    launch_tiled, NULL, NULL, 0};
+                                    launch_tiled, NULL, NULL, 0,
+                                    "the work spread over the threads, the tiles' shared-memory traffic and its bank conflicts"};
 
 #endif

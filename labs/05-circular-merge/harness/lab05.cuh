@@ -18,6 +18,7 @@ static void launch_circular(kit_type t, const void *A, int m, const void *B, int
 
 static const kit_merge_lab LAB05 = {"05-circular-merge:kernel",
                                     "Lab 5: merge generated sorted arrays with merge_circular_kernel and check the result.",
-                                    launch_circular, NULL, NULL, 0};
+                                    launch_circular, NULL, NULL, 0,
+                                    "the work spread over the threads, the tiles' shared-memory traffic and its bank conflicts"};
 
 #endif

@@ -69,7 +69,7 @@ static inline int lab06_run_guarded(kit_type t, void *keys, int K, void *queries
     size_t answers = (size_t)Q * sizeof(int);
     CUDA_CHECK(cudaMalloc(&d_raw, answers + 2 * guard + 1));
     CUDA_CHECK(cudaMemset(d_raw, KIT_GUARD_BYTE, answers + 2 * guard));
-    CUDA_CHECK(cudaMemset(d_raw + guard, 0xA5, answers));
+    CUDA_CHECK(cudaMemset(d_raw + guard, KIT_UNWRITTEN_BYTE, answers));
     int *d_out = (int *)(d_raw + guard);
     kit_not_implemented_reset();
     (void)cudaGetLastError();

@@ -61,6 +61,14 @@ int kit_pbs_gen_queries(kit_type t, const void *keys, size_t K, kit_pbs_queries 
     return 0;
 }
 
+int kit_pbs_gen_input(kit_type t, void *keys, size_t K, kit_gen g, kit_pbs_queries kind, uint64_t seed, void *queries,
+                      size_t Q)
+{
+    if (kit_gen_merge_input(t, keys, K, queries, 0, g, seed) != 0)
+        return -1;
+    return kit_pbs_gen_queries(t, keys, K, kind, seed, queries, Q);
+}
+
 long long kit_pbs_worst_accesses(long long K, long long w)
 {
     if (K < w || w < 1 || (K & (K - 1)) != 0 || (w & (w - 1)) != 0)

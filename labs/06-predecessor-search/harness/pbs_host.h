@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kit_gen.h"
 #include "kit_types.h"
 
 /** w in the query generators: threads of a warp and banks, as in the lab's PBS_W. */
@@ -56,6 +57,24 @@ int kit_pbs_queries_parse(const char *name, kit_pbs_queries *out);
  */
 int kit_pbs_gen_queries(kit_type t, const void *keys, size_t K, kit_pbs_queries kind, uint64_t seed, void *out,
                         size_t Q);
+
+/**
+ * The input of a lab 6 test, made as the grader makes it (its op=pbs generator): the K sorted keys
+ * from the generator @p g and @p seed (kit_gen_merge_input() with no B), then Q queries of the kind
+ * from the same seed (kit_pbs_gen_queries()). So make run with a test's --gen, --seed, --m, --n and
+ * --queries answers that test's very queries.
+ * @param[in]  t       key type: KIT_TYPE_I32 or KIT_TYPE_I64
+ * @param[out] keys    K keys
+ * @param[in]  K       number of keys, >= 1
+ * @param[in]  g       the keys' generator (a one-array one)
+ * @param[in]  kind    the query set
+ * @param[in]  seed    the seed of both
+ * @param[out] queries Q queries
+ * @param[in]  Q       number of queries
+ * @return 0, or -1 as kit_pbs_gen_queries() (worst queries need K a multiple of w*w here)
+ */
+int kit_pbs_gen_input(kit_type t, void *keys, size_t K, kit_gen g, kit_pbs_queries kind, uint64_t seed, void *queries,
+                      size_t Q);
 
 /**
  * The most PBS's log K passes can cost one warp (the papers' count: the sum over the passes of the

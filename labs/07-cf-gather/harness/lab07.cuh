@@ -137,6 +137,7 @@ static kit_merge_cfg lab07_default_cfg(long long total)
 static const kit_merge_lab LAB07 = {"07-cf-gather:gather",
                                     "Lab 7: merge generated sorted arrays with cf_merge_kernel (--tile is E, 2 .. 32;\n"
                                     "--threads a multiple of 32) and check the result.",
-                                    launch_cf, measure_cf, lab07_default_cfg, 1};
+                                    launch_cf, measure_cf, lab07_default_cfg, 1,
+                                    "the bank conflicts of the gather (cf_gather_probe)"};
 
 #endif
