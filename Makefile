@@ -442,7 +442,7 @@ run:
 	@if [ -z "$(LAB)" ] || [ $(words $(LABDIR)) != 1 ]; then \
 	  echo "make run: say which lab, e.g. make run LAB=01 ARGS=\"--print\" (labs: $(LABS))" >&2; exit 2; fi
 	+@$(SUBMAKE) $(call gpu,$(BUILD)/labs/student/$(LABDIR)/driver) $(BUILD)/labs/student-cpu/$(LABDIR)/driver
-	$(Q)if [ $(GPU) = 1 ] && nvidia-smi -L >/dev/null 2>&1; then $(BUILD)/labs/student/$(LABDIR)/driver $(ARGS); \
+	$(Q)if [ $(GPU) = 1 ] && nvidia-smi -L >/dev/null 2>&1; then bash mk/run-gpu.sh $(BUILD)/labs/student/$(LABDIR)/driver $(ARGS); \
 	  else echo "(no GPU here: running the CPU build, kernels on the kit's CPU emulation)"; \
 	  $(BUILD)/labs/student-cpu/$(LABDIR)/driver $(ARGS); fi
 

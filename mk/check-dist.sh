@@ -199,6 +199,21 @@ else
     bad "student kit: make check LAB=01 on the solution exited $first then $second, or its suites' program was not rebuilt after an edit; log: $work/student-check-suites.log"
 fi
 
+# A test that fails on its bank conflicts gets a picture: make check draws the kernel's worst warp
+# step in it with bankviz --worst, from the student's own driver on the test's input.
+lab6="$root/labs/06-predecessor-search/pbs.cuh"
+cp solutions/06-predecessor-search/pbs.cuh "$lab6"
+patch -s -p2 -F0 "$lab6" <grader/tests/submissions/pbs-no-lane-offset/patch.diff
+student_make check LAB=06 TEST=cf-conflict-free >"$work/student-check-figure.log" 2>&1
+svg="$root/build/check/06-predecessor-search-cf-conflict-free.svg"
+if grep -q "the worst warp step of your kernel in test cf-conflict-free: build/check/06-predecessor-search-cf-conflict-free.svg" \
+    "$work/student-check-figure.log" && grep -Eq "step [0-9]+, [1-9][0-9]* bank conflicts" "$svg"; then
+    ok "student kit: make check LAB=06 draws the worst warp step of a test that fails on its conflicts"
+else
+    bad "student kit: make check LAB=06 on a conflicting PBS-CF drew no worst warp step (log: $work/student-check-figure.log, figure: $svg)"
+fi
+cp "$root/grader/skeletons/06-predecessor-search/pbs.cuh" "$lab6" 2>/dev/null
+
 # Behaviour as well as text: a lab file that calls anything of the instructor-only library
 # (libkitref, the reference answers) does not link in the student kit. Lab 1's skeleton, plus a
 # table of every function libkitref defines, is built there; the link must fail on each of them.

@@ -71,5 +71,23 @@ else
     bad "make check did not show the unused variable of the student's file: $out"
 fi
 rm -rf "$sub"
+# make run on a GPU (mk/run-gpu.sh): a driver that fails runs once more under compute-sanitizer's
+# memcheck, and the exit status stays the first run's; a driver that passes runs once. Tried with a
+# stand-in driver and a stand-in compute-sanitizer that says how it was called.
+fake=$(mktemp -d)
+printf '#!/bin/sh\necho "SANITIZER $*"\n' >"$fake/compute-sanitizer"
+printf '#!/bin/sh\necho "DRIVER $*"\nexit 3\n' >"$fake/failing"
+printf '#!/bin/sh\necho "DRIVER $*"\n' >"$fake/passing"
+chmod +x "$fake"/*
+out=$(PATH="$fake:$PATH" bash mk/run-gpu.sh "$fake/failing" --m 5 2>&1)
+status=$?
+again=$(PATH="$fake:$PATH" bash mk/run-gpu.sh "$fake/passing" --m 5 2>&1)
+if [ $status = 3 ] && grep -q "^SANITIZER --tool memcheck --print-limit 1 $fake/failing --m 5$" <<<"$out" &&
+    [ "$again" = "DRIVER --m 5" ]; then
+    ok "make run on a GPU reruns a failing driver under compute-sanitizer's memcheck, and only a failing one"
+else
+    bad "mk/run-gpu.sh: a failing driver gave exit $status and '$out'; a passing one '$again'"
+fi
+rm -rf "$fake"
 echo "drivers: $passed passed, $failed failed, 0 skipped"
 [ $failed = 0 ]

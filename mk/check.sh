@@ -23,7 +23,31 @@ read -r -a more <<<"${KIT_CHECK_ARGS:-}"
 args+=("${more[@]+"${more[@]}"}")
 
 cpu=0 gpu=0
-"$grader" "${args[@]}" --mode cpu --libkit-cpu "$build/libkitcpu.a" --cxx "${KIT_CXX:-g++}" || cpu=$?
+mkdir -p "$build/check"
+log=$(mktemp "$build/check/$lab.XXXXXX.log") # the CPU build's lines, for the figures below
+trap 'rm -f "$log"' EXIT
+"$grader" "${args[@]}" --mode cpu --libkit-cpu "$build/libkitcpu.a" --cxx "${KIT_CXX:-g++}" | tee "$log"
+cpu=${PIPESTATUS[0]}
+
+# A test failed on its bank conflicts: draw the kernel's worst warp step in it (bankviz --worst), from
+# the trace of the CPU build's driver on the test's own input (the line's "input: make run" command).
+# Only for labs/, whose driver make builds; two tests at most, and never a change to the verdict.
+if [ "${KIT_CHECK_SUBMISSION:-labs}" = labs ] && grep -q "bank conflicts [0-9]*.*input: make run" "$log"; then
+    driver="$build/labs/student-cpu/$lab/driver" bankviz="$build/tools/bankviz"
+    if make -s --no-print-directory BUILD="$build" "$driver" "$bankviz" >"$build/check/figures-build.log" 2>&1; then
+        grep "bank conflicts [0-9]*.*input: make run" "$log" | head -n 2 | while IFS= read -r line; do
+            name=$(sed -n 's/^ *FAIL test \([^ ]*\) .*/\1/p' <<<"$line")
+            run_args=$(sed -n 's/.*input: make run LAB=[0-9]* ARGS="\([^"]*\)".*/\1/p' <<<"$line")
+            [ -n "$name" ] && [ -n "$run_args" ] || continue
+            trace="$build/check/$lab-$name.trace" svg="$build/check/$lab-$name.svg"
+            read -r -a run <<<"$run_args"
+            if "$driver" "${run[@]}" --trace "$trace" >/dev/null 2>&1 &&
+                "$bankviz" --trace "$trace" --worst --format svg >"$svg" 2>/dev/null; then
+                echo "  the worst warp step of your kernel in test $name: $svg (bankviz --worst; open it in a browser)"
+            fi
+        done
+    fi
+fi
 has_gpu() { nvidia-smi -L >/dev/null 2>&1; }
 if [ "${KIT_CHECK_GPU:-0}" = 1 ] && has_gpu; then
     "$grader" "${args[@]}" --mode gpu --libkit "$build/libkit.a" --nvcc "${KIT_NVCC:-nvcc}" \

@@ -802,6 +802,33 @@ static void test_grid_warps_blocks_columns(void)
     }
 }
 
+/*
+ * The worst step: block 0's warp has one step with 1 conflict (two words in bank 0); block 1's warp
+ * has a quiet step 0 and a step 3 with 3 conflicts (four words in bank 0), so --worst draws block 1,
+ * warp 0, step 3.
+ */
+static void test_worst_step(void)
+{
+    kit_access acc[16];
+    size_t n = 0;
+    acc[n++] = kit_access_at(0, 0, 0, 0, 4, 0);
+    acc[n++] = kit_access_at(0, 1, 0, 4 * 8, 4, 0);
+    for (unsigned t = 0; t < 4; t++) {
+        acc[n++] = kit_access_at(1, t, 0, 4 * t, 4, 0);
+        acc[n++] = kit_access_at(1, t, 3, 4 * 8 * t, 4, 0);
+    }
+    kit_viz_view v;
+    small_view(&v, 8);
+    uint64_t c = 0;
+    char err[200] = "";
+    int rc = kit_viz_worst(&v, acc, n, &c, err, sizeof err);
+    KIT_ASSERT_MSG(rc == 0 && v.block == 1 && v.warp == 0 && v.step == 3 && c == 3,
+                   "expected block 1, warp 0, step 3 with 3 conflicts, got rc %d (%s), block %u, warp %u, step %ld, %llu",
+                   rc, err, v.block, v.warp, v.step, (unsigned long long)c);
+    KIT_ASSERT_MSG(kit_viz_worst(&v, acc, 0, &c, err, sizeof err) == -1 && strstr(err, "no accesses"),
+                   "an empty trace: expected -1 and \"no accesses\", got \"%s\"", err);
+}
+
 static void test_grid_refusals(void)
 {
     kit_access acc[] = {kit_access_at(0, 0, 0, 0, 4, 0), kit_access_at(0, 1, 2, 4, 4, 0), kit_access_at(1, 0, 0, 0, 4, 0)};
@@ -981,6 +1008,12 @@ static void test_tool_list_and_trace(void)
     KIT_ASSERT_MSG(rc == 0 && strncmp(out, "<?xml", 5) == 0, "--format svg: expected an SVG, got %d \"%s\"", rc, err);
     free(out);
     free(err);
+    const char *worst[] = {"--trace", path, "--w", "8", "--worst", NULL};
+    rc = run_tool(worst, &out, &err);
+    KIT_ASSERT_MSG(rc == 0 && strstr(out, "The trace's worst step: block 0, warp 0, step 0, 1 bank conflicts."),
+                   "--worst: expected block 0, warp 0, step 0 with 1 conflict, got %d \"%s\"\n%s", rc, err, out);
+    free(out);
+    free(err);
     const char *warp1[] = {"--trace", path, "--w", "8", "--warp", "1", NULL};
     rc = run_tool(warp1, &out, &err);
     KIT_ASSERT_MSG(rc == 0 && strstr(out, "\n1: [9]\n"), "warp 1: expected thread 9 at bank 1, got %d \"%s\"\n%s", rc,
@@ -1009,6 +1042,8 @@ static void test_tool_refusals(void)
         {{"--trace", good_trace, "--block", "4", NULL}, "block 4 has no accesses"},
         {{"--trace", good_trace, "--warp", "2", NULL}, "warp 2 of block 0 has no accesses"},
         {{"--trace", good_trace, "--step", "0", "--all", NULL}, "do not go together"},
+        {{"--trace", good_trace, "--worst", "--warp", "0", NULL}, "--worst picks the block, the warp and the step"},
+        {{"--figure", "001-fig2", "--worst", NULL}, "--worst picks"},
         {{"--trace", good_trace, "--format", "pdf", NULL}, "--format 'pdf'"},
         {{"--trace", "/nonexistent/trace", NULL}, "cannot open /nonexistent/trace"},
         {{"--figure", "001-fig9", NULL}, "no figure named '001-fig9'"},
@@ -1601,6 +1636,7 @@ static void register_tests(void)
     kit_test_add(grid, "loads and stores apart, phases of wide accesses", test_grid_kinds_and_phases);
     kit_test_add(grid, "other warps and blocks, absolute thread ids, columns", test_grid_warps_blocks_columns);
     kit_test_add(grid, "refusals", test_grid_refusals);
+    kit_test_add(grid, "the worst step: the warp with the most conflicts, its step with the most", test_worst_step);
     kit_test_add(grid, "SVG structure, colours, determinism, escaping", test_svg_basics);
 
     CU_pSuite trace = kit_test_suite("traces with a view");

@@ -1,6 +1,7 @@
 /* bankviz: draws one warp's shared-memory accesses as the papers' bank grid (text or SVG), from a trace or a built-in figure. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #define EXIT_BAD_INPUT 2
 
 static const char usage_text[] =
-    "usage: bankviz --trace FILE [--block B] [--warp W] [--step S | --all] [--w 32] [--word 4]\n"
+    "usage: bankviz --trace FILE [--block B] [--warp W] [--step S | --all | --worst] [--w 32] [--word 4]\n"
     "               [--label thread|word] [--format text|svg] [--dump-trace]\n"
     "       bankviz --figure NAME [--step S | --all] [--label thread|word] [--format text|svg] [--dump-trace]\n"
     "       bankviz --list\n"
@@ -24,6 +25,7 @@ static const char usage_text[] =
     "  --block B      the block to draw (default 0)\n"
     "  --warp W       the warp to draw: threads W*w .. W*w + w - 1 (default 0)\n"
     "  --step S       highlight ordinal S (default: the trace's or figure's choice, else the first)\n"
+    "  --worst        draw the trace's worst step: the warp with most conflicts, and its step with most\n"
     "  --all          one grid per step: one after another (text) or side by side (SVG)\n"
     "  --w N          banks, also threads per warp, 1 .. 1024 (default 32)\n"
     "  --word N       bytes per bank word (default 4)\n"
@@ -35,7 +37,7 @@ static const char usage_text[] =
 typedef struct options {
     const char *trace;
     const char *figure;
-    int list, all, svg, dump, help;
+    int list, all, svg, dump, help, worst;
     int have_block, have_warp, have_step, have_w, have_word, have_label;
     uint32_t block, warp, step;
     unsigned w, word;
@@ -129,6 +131,8 @@ static int set_flag(options *o, const char *opt)
         o->all = 1;
     else if (strcmp(opt, "--dump-trace") == 0)
         o->dump = 1;
+    else if (strcmp(opt, "--worst") == 0)
+        o->worst = 1;
     else
         return 0;
     return 1;
@@ -164,6 +168,8 @@ static int parse(int argc, char **argv, options *o)
         return refuse("give one of --trace FILE and --figure NAME (or --list)%s%s", "", "");
     if (o->all && o->have_step)
         return refuse("--step and --all do not go together%s%s", "", "");
+    if (o->worst && (o->figure || o->all || o->have_step || o->have_block || o->have_warp))
+        return refuse("--worst picks the block, the warp and the step of a --trace itself%s%s", "", "");
     if (o->figure && (o->have_block || o->have_warp || o->have_w || o->have_word))
         return refuse("--block, --warp, --w and --word go with --trace; a figure fixes them "
                       "(--dump-trace it and edit the trace instead)%s%s",
@@ -262,6 +268,16 @@ int main(int argc, char **argv)
     if (o.have_label)
         v->label = o.label;
 
+    if (o.worst) {
+        uint64_t c = 0;
+        if (kit_viz_worst(v, fig.acc, fig.n, &c, err, sizeof err) != 0) {
+            fprintf(stderr, "bankviz: %s: %s\n", o.trace, err);
+            kit_viz_figure_free(&fig);
+            return EXIT_BAD_INPUT;
+        }
+        snprintf(v->note, sizeof v->note, "The trace's worst step: block %u, warp %u, step %ld, %" PRIu64 " bank conflicts.",
+                 v->block, v->warp, v->step, c);
+    }
     if (o.dump) {
         status = kit_viz_trace_write(stdout, v, fig.acc, fig.n) == 0 ? 0 : 1;
         if (status)

@@ -1896,3 +1896,53 @@ void kit_viz_figure_free(kit_viz_figure *fig)
     fig->acc = NULL;
     fig->n = 0;
 }
+
+int kit_viz_worst(kit_viz_view *v, const kit_access *acc, size_t n, uint64_t *conflicts, char *err, size_t errlen)
+{
+    kit_bank_report r;
+    if (kit_bank_simulate(&v->model, acc, n, &r, err, errlen) != 0)
+        return -1;
+    int found = 0;
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < r.blocks * r.warps; i++) {
+        uint64_t c = r.warp_load[i].conflicts + r.warp_store[i].conflicts;
+        if (r.warp_load[i].steps + r.warp_store[i].steps > 0 && (!found || c > most)) {
+            found = 1, most = c;
+            v->block = i / r.warps;
+            v->warp = i % r.warps;
+        }
+    }
+    kit_bank_free(&r);
+    if (!found) {
+        snprintf(err, errlen, "the trace has no accesses");
+        return -1;
+    }
+    /* that warp's accesses alone, so that each step's grid reads only them */
+    kit_access *mine = malloc((n ? n : 1) * sizeof *mine);
+    size_t m = 0;
+    if (!mine) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (acc[i].block == v->block && acc[i].thread / v->model.w == v->warp)
+            mine[m++] = acc[i];
+    uint32_t *steps = NULL;
+    size_t nsteps = 0;
+    int rc = kit_viz_warp_steps(v, mine, m, &steps, &nsteps, err, errlen);
+    *conflicts = 0;
+    v->step = rc == 0 ? (long)steps[0] : v->step;
+    for (size_t k = 0; rc == 0 && k < nsteps; k++) {
+        kit_viz_grid g;
+        rc = kit_viz_grid_build(v, (long)steps[k], mine, m, &g, err, errlen);
+        uint64_t c = rc == 0 ? g.load.conflicts + g.store.conflicts : 0;
+        if (c > *conflicts) {
+            *conflicts = c;
+            v->step = (long)steps[k];
+        }
+        kit_viz_grid_free(&g);
+    }
+    free(steps);
+    free(mine);
+    return rc;
+}

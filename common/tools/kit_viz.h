@@ -124,6 +124,20 @@ int kit_viz_grid_build(const kit_viz_view *v, long step, const kit_access *acc, 
                        size_t errlen);
 
 /**
+ * Points the view at the worst step of the trace: the warp (block and warp) with the most bank
+ * conflicts, loads and stores together, as kit_bank_simulate() counts them, and that warp's step
+ * with the most conflicts (the first on a tie).
+ * @param[in,out] v         the view: its model is read; block, warp and step are set
+ * @param[in]     acc       the trace
+ * @param[in]     n         its length
+ * @param[out]    conflicts the conflicts of that step
+ * @param[out]    err       why not: a bad model or trace, an empty trace
+ * @param[in]     errlen    size of @p err
+ * @return 0, or -1 with a message in @p err
+ */
+int kit_viz_worst(kit_viz_view *v, const kit_access *acc, size_t n, uint64_t *conflicts, char *err, size_t errlen);
+
+/**
  * Releases a grid's cells and empties it; safe on an empty grid.
  * @param[in,out] g the grid
  */
