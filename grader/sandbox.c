@@ -470,6 +470,8 @@ static int enter_namespaces(void)
 #define NEW_ROOT "/tmp"
 
 /* The system folders of every view, read-only; a symbolic link among them (merged /usr) stays a link. */
+/* Where NVIDIA installs its tools outside the CUDA Toolkit (Nsight Compute); bound for GPU runs that use a tool. */
+#define NVIDIA_TOOLS_DIR "/opt/nvidia"
 static const char *const SYSTEM_DIRS[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
 /* From /etc, what the dynamic loader and the compilers read (strace of g++ and nvcc); no passwd, shadow or hosts. */
 static const char *const ETC_FILES[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives"};
@@ -868,6 +870,12 @@ int sb_view_run(sb_view *v, const char *runner, const char *run_dir, int gpu, co
     for (int i = 0; gpu && i < ntools; i++)
         if (sb_view_add_tool(v, tools[i]) != 0)
             rc = -1;
+    /* NVIDIA's own tools' home: the CUDA Toolkit's ncu is a script that finds Nsight Compute in
+       its toolkit's folder or here (seen 2026-12-06: "nsight-compute directory is not found under
+       /usr/local/cuda-13.0/bin/../ or /opt/nvidia"). It holds NVIDIA's programs alone. */
+    struct stat st;
+    if (gpu && ntools > 0 && stat(NVIDIA_TOOLS_DIR, &st) == 0 && S_ISDIR(st.st_mode))
+        rc |= sb_view_add(v, NVIDIA_TOOLS_DIR, NULL, 0);
     return rc ? -1 : 0;
 }
 

@@ -8,7 +8,7 @@
 #                                        the two verdict tables side by side (mk/verdict-table.sh) in
 #                                        OUT/verdict-table.md (after start, whose GPU verdicts it reads)
 # CUnit comes from .deb/*.deb when the machine lacks it (apt-get download libcunit1 libcunit1-dev), and so does
-# libclang 14 (libllvm14 libclang1-14 libclang-common-14-dev, and clang-c's headers from libclang-14-dev in
+# libclang 14 (libllvm14 libclang1-14 libclang-common-14-dev libz3-4, and clang-c's headers from libclang-14-dev in
 # .deb/clang-c-headers.tar.gz).
 set -uo pipefail
 out=${1:?usage: mk/gpu-selftest.sh OUT start}
@@ -41,7 +41,7 @@ if [ "$step" = start ] || [ "$step" = corpus ]; then
     fi
     # the lab-file checker's libclang (LLVM 14): its .debs, and clang-c's headers as a tarball
     if ! [ -e /usr/lib/llvm-14/include/clang-c/Index.h ]; then
-        for f in .deb/libllvm14*.deb .deb/libclang*.deb; do dpkg -x "$f" /; done
+        for f in .deb/libllvm14*.deb .deb/libclang*.deb .deb/libz3*.deb; do dpkg -x "$f" /; done
         tar -C / -xzf .deb/clang-c-headers.tar.gz
         ldconfig
     fi

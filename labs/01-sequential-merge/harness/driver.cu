@@ -24,7 +24,7 @@ static int serve_merge(const kit_req *h, void *A, void *B, const int64_t *Q, kit
     out->C = kit_xmalloc(bytes + 2 * guard);
     memset(out->C, KIT_GUARD_BYTE, bytes + 2 * guard);
     memset((char *)out->C + guard, KIT_UNWRITTEN_BYTE, bytes);
-    merge_any(req.type, A, (int)req.m, B, (int)req.n, (char *)out->C + guard);
+    merge_any(req.type, A, (int)req.m, B, (int)req.n, (char *)out->C + guard, guard);
     return 0;
 }
 
@@ -40,7 +40,7 @@ static int run_merge(const kit_args *a, const char *prog)
     for (int r = 0; r < a->repeat; r++) {
         memset(C, KIT_UNWRITTEN_BYTE, total * size);
         double t0 = kit_now_s();
-        merge_any(a->type, A, (int)a->m, B, (int)a->n, C);
+        merge_any(a->type, A, (int)a->m, B, (int)a->n, C, 0);
         double dt = kit_now_s() - t0;
         best = dt < best ? dt : best;
     }

@@ -20,7 +20,7 @@ static int check_merge_of(kit_type t, const void *A, size_t m, const void *B, si
     memset(C, 0xA5, total * size);
 
     kit_not_implemented_reset();
-    merge_any(t, const_cast<void *>(A), (int)m, const_cast<void *>(B), (int)n, C);
+    merge_any(t, const_cast<void *>(A), (int)m, const_cast<void *>(B), (int)n, C, 0);
     char msg[256];
     int ok = 0;
     if (kit_not_implemented_task())
