@@ -596,11 +596,37 @@ int build_check_source(const build_env *b, const spec_lab *spec, const char *scr
         return -1;
     for (int f = 0; f < spec->nfiles; f++) {
         /* First the skeleton, trusted and outside the sandbox: it must pass, and its run writes the
-           lab API's allowlist into the cache, which the student's run then only reads. */
+           lab API's allowlist into the cache, which the student's run then only reads. A stamp in
+           work/vet says it passed, until the skeleton, the kit or the checker changes. */
+        char stamp[4700], names[SPEC_MAX_FILES + 3][4700];
+        const char *inputs[SPEC_MAX_FILES + 8];
+        int n = 0;
+        snprintf(stamp, sizeof stamp, "%s/labcheck-%s-%s.ok", vet, spec->lab, spec->files[f]);
+        snprintf(names[n], sizeof names[n], "%s/%s", skel, spec->files[f]);
+        inputs[n] = names[n], n++;
+        snprintf(names[n], sizeof names[n], "%s/common", b->kit);
+        inputs[n] = names[n], n++;
+        snprintf(names[n], sizeof names[n], "%s/labs/%s/harness", b->kit, spec->lab);
+        inputs[n] = names[n], n++;
+        for (int u = 0; u < spec->nuses; u++, n++) { /* the files of the lab's uses, where the scratch's come from */
+            snprintf(names[n], sizeof names[n], "%s/solutions/%s", b->kit, spec->uses[u]);
+            if (access(names[n], R_OK) != 0)
+                snprintf(names[n], sizeof names[n], "%s/%s/%s", b->kit, STUDENT_KIT_SKELETONS, spec->uses[u]);
+            inputs[n] = names[n];
+        }
         labcheck_argv(b, spec, spec->files[f], skel, dir, cache, buf, argv);
-        if (trusted(argv, log) != 0) {
-            first_line_of(log, line, sizeof line);
-            return kit_err(why, len, "grader: the lab-file checker refuses the skeleton of %s: %s", spec->lab, line);
+        inputs[n++] = api;
+        inputs[n++] = argv[0];
+        inputs[n++] = GRADER_ITSELF;
+        inputs[n] = NULL;
+        if (stale(stamp, inputs)) {
+            if (trusted(argv, log) != 0) {
+                first_line_of(log, line, sizeof line);
+                return kit_err(why, len, "grader: the lab-file checker refuses the skeleton of %s: %s", spec->lab, line);
+            }
+            FILE *ok = fopen(stamp, "w");
+            if (ok)
+                fclose(ok);
         }
         labcheck_argv(b, spec, spec->files[f], dir, dir, cache, buf, argv);
         /* What the checker sees: what a compile sees (the kit's common/, the labs' harnesses, the

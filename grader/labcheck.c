@@ -698,12 +698,32 @@ static const char **api_args(const labcheck_opts *o, int *n)
  */
 #define API_CACHE_MAGIC "labcheck-api 2"
 
-/* The "args" line of the cache for these arguments (and this libclang). */
+/* Is an argument a relative path, or an option that names one (-Idir)? */
+static int relative_path_arg(const char *a)
+{
+    if (starts_with(a, "-I") || starts_with(a, "-include"))
+        a += starts_with(a, "-I") ? 2 : 8;
+    else if (a[0] == '-')
+        return 0;
+    return a[0] != '\0' && a[0] != '/';
+}
+
+/*
+ * The "args" line of the cache for these arguments (and this libclang). The working folder is part
+ * of it only where an argument is a relative path: the grader's skeleton run and the student's run
+ * in the sandbox work in different folders, and with absolute paths they share one cache.
+ */
 static char *cache_args_line(const char **args, int n)
 {
-    char version[200], cwd[PATH_MAX];
+    char version[200], cwd[PATH_MAX] = "-";
     cxs(clang_getClangVersion(), version, sizeof version);
-    if (!getcwd(cwd, sizeof cwd))
+    int relative = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(args[i], "-x") == 0)
+            i++; /* its value is a language, not a path */
+        else
+            relative |= relative_path_arg(args[i]) || (strcmp(args[i], "-I") == 0 && i + 1 < n && args[i + 1][0] != '/');
+    if (relative && !getcwd(cwd, sizeof cwd))
         cwd[0] = '\0';
     size_t len = strlen(version) + strlen(cwd) + 16;
     for (int i = 0; i < n; i++)

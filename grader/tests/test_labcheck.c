@@ -8,6 +8,7 @@
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -546,6 +547,55 @@ static void test_fixtures(void)
 }
 
 /* The API cache is used when current (a planted change shows), and remade when a file it was made from changes. */
+/*
+ * With absolute paths the cache does not depend on the working folder: the grader checks the
+ * skeleton from its own folder and the student's file from the sandbox's, and both read one cache.
+ * Lab 1's skeleton is checked from the kit's folder, then from /, with a cache of its own; the
+ * second run must find the cache current and leave it as it was.
+ */
+static void test_api_cache_any_folder(void)
+{
+    char root[PATH_MAX], cache[PATH_MAX + 64], student[PATH_MAX + 64], api[PATH_MAX + 32], inc[PATH_MAX + 16],
+        source[PATH_MAX + 64], line[PATH_MAX + 256] = "";
+    KIT_ASSERT_MSG(getcwd(root, sizeof root) != NULL, "getcwd failed");
+    snprintf(cache, sizeof cache, "%s/%s/labcheck-tests/api-any-folder.cache", root, build_dir());
+    snprintf(student, sizeof student, "%s/labs/01-sequential-merge/merge_sequential.cuh", root);
+    snprintf(api, sizeof api, "%s/grader/lab_api.cu", root);
+    snprintf(inc, sizeof inc, "-I%s/common", root);
+    snprintf(source, sizeof source, "%s/labs/01-sequential-merge/harness/driver.cu", root);
+    char lab_inc[PATH_MAX + 64];
+    snprintf(lab_inc, sizeof lab_inc, "-I%s/labs/01-sequential-merge", root);
+    const char *args[] = {"-x", "c++", "-std=c++17", "-DKIT_CPU", lab_inc, inc, source};
+    labcheck_opts o;
+    memset(&o, 0, sizeof o);
+    o.student = student;
+    o.api = api;
+    o.api_cache = cache;
+    o.max_refusals = 100;
+    o.args = args;
+    o.n_args = 7;
+    remove(cache);
+    FILE *rep = tmpfile();
+    int first = rep ? labcheck_run(&o, rep) : -1;
+    struct stat before, after;
+    int made = stat(cache, &before) == 0;
+    int moved = chdir("/");
+    int second = moved == 0 && rep ? labcheck_run(&o, rep) : -1;
+    KIT_ASSERT_MSG(chdir(root) == 0, "cannot return to %s", root);
+    int kept = made && stat(cache, &after) == 0 && after.st_ino == before.st_ino &&
+               after.st_mtim.tv_nsec == before.st_mtim.tv_nsec && after.st_mtime == before.st_mtime;
+    FILE *f = fopen(cache, "r");
+    if (f && fgets(line, sizeof line, f))
+        (void)!fgets(line, sizeof line, f); /* the args line */
+    if (f)
+        fclose(f);
+    if (rep)
+        fclose(rep);
+    KIT_ASSERT_MSG(first == 0 && second == 0 && kept && strstr(line, "; -; "),
+                   "with absolute paths: exits %d then %d, cache made %d and kept %d, args line '%.120s' (expected no folder, '; -; ')",
+                   first, second, made, kept, line);
+}
+
 static void test_api_cache(void)
 {
     lab_info li;
@@ -687,6 +737,7 @@ static void register_tests(void)
     kit_test_add(run, "labcheck_parse_args", test_parse_args);
     kit_test_add(run, "files it cannot check: exit 2", test_run_cannot_check);
     kit_test_add(run, "the API cache", test_api_cache);
+    kit_test_add(run, "the API cache serves every working folder where paths are absolute", test_api_cache_any_folder);
     kit_test_add(run, "the memory limit", test_limits);
 }
 
