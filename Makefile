@@ -379,8 +379,9 @@ NUMBERS_TOOLS := $(WORST_CASE) $(BANKVIZ) $(BUILD)/cpu/tools/bankcheck $(BUILD)/
 TEST_FIRST_BUILDS := $(LIBKIT_CPU) $(call sol,$(if $(filter 1,$(NVCC_FOUND) $(GPU)),$(LIBKIT))) $(KIT_TESTS) $(GRADER) $(LABCHECK) $(SKELGEN) $(BANKVIZ) $(BENCHPLOT)
 TEST_LAB_BUILDS := $(CPU_TESTS) $(SOL_TESTS) \
                    $(call sol,$(STUDENT_TESTS) $(STUDENT_CPU_TESTS) $(LAB_DRIVERS) $(CPU_DRIVERS) $(NUMBERS_TOOLS))
-TEST_FIRST := $(call sol,"$(BUILD)/tests/test_selftest rest" "$(BUILD)/tests/test_selftest fixtures 0/2" \
-              "$(BUILD)/tests/test_selftest fixtures 1/2" "bash mk/check-dist.sh $(BUILD) $(GRADER)" \
+# The longest first (the student kit's check, then the self-test's parts), so that two cores end together.
+TEST_FIRST := $(call sol,"bash mk/check-dist.sh $(BUILD) $(GRADER)" "$(BUILD)/tests/test_selftest rest" \
+              "$(BUILD)/tests/test_selftest fixtures 0/2" "$(BUILD)/tests/test_selftest fixtures 1/2" \
               "bash mk/test-slurm.sh $(BUILD) $(GRADER)" "bash mk/lab-counts.sh test $(GRADER) $(LAB_COUNTS_GOLDEN)") $(filter-out %/test_selftest,$(KIT_TESTS)) \
               "bash mk/check-docs.sh $(BUILD)" "bash mk/check-make.sh" "bash mk/check-upload.sh $(GRADER)"
 TEST_LAB := $(CPU_TESTS) $(SOL_TESTS) \
