@@ -28,6 +28,7 @@ typedef enum step { STEP_PREPROCESS, STEP_OBJECT, STEP_LINK } step;
 /* Paths of one build: the harness, its include folders, and the outputs. */
 typedef struct paths {
     char src[4200], inc_sub[4200], inc_common[4200], bindir[4200], ii[4300], obj[4300], out[4300], log[4300];
+    int from_ii; /* 1: the CPU build's object step compiles ii, the preprocessed file the source check read */
 } paths;
 
 /* Runner k > 0 of a lab (build_env.part) is built in bin-k with its log compile-k.log. */
@@ -41,6 +42,7 @@ static void paths_for(const build_env *b, const char *lab, const char *scratch, 
     snprintf(p->inc_common, sizeof p->inc_common, "-I%s/common", b->kit);
     snprintf(p->bindir, sizeof p->bindir, "%s/bin%s", scratch, part);
     snprintf(p->ii, sizeof p->ii, "%s/runner.ii", p->bindir);
+    p->from_ii = 0;
     snprintf(p->obj, sizeof p->obj, "%s/runner.o", p->bindir);
     snprintf(p->out, sizeof p->out, "%s/runner", p->bindir);
     snprintf(p->log, sizeof p->log, "%s/compile%s.log", scratch, part);
@@ -62,9 +64,12 @@ static void command(const build_env *b, step s, const paths *p, char *flags, siz
     int argc = 0, cpu = b->cpu || s == STEP_PREPROCESS;
     argv[argc++] = (char *)(s == STEP_PREPROCESS ? b->cxx : b->compiler);
     if (s != STEP_LINK) {
-        if (cpu) { /* the same sources through g++, kernels run by the kit's CPU emulation */
+        /* the same sources through g++, kernels run by the kit's CPU emulation; the CPU build's object
+           is compiled from the preprocessed file the source check read (same compiler, same flags) */
+        int from_ii = b->cpu && s == STEP_OBJECT && p->from_ii;
+        if (cpu) {
             argv[argc++] = (char *)"-x";
-            argv[argc++] = (char *)"c++";
+            argv[argc++] = (char *)(from_ii ? "c++-cpp-output" : "c++");
             argv[argc++] = (char *)"-DKIT_CPU";
         }
         argv[argc++] = (char *)"-std=c++17";
@@ -83,7 +88,7 @@ static void command(const build_env *b, step s, const paths *p, char *flags, siz
         argv[argc++] = (char *)p->inc_sub;
         argv[argc++] = (char *)p->inc_common;
         argv[argc++] = (char *)(s == STEP_PREPROCESS ? "-E" : "-c");
-        argv[argc++] = (char *)p->src;
+        argv[argc++] = (char *)(b->cpu && s == STEP_OBJECT && p->from_ii ? p->ii : p->src);
     }
     argv[argc++] = (char *)"-o";
     argv[argc++] = (char *)(s == STEP_PREPROCESS ? p->ii : s == STEP_OBJECT ? p->obj : p->out);
@@ -710,6 +715,7 @@ int build_runner(const build_env *b, const spec_lab *spec, const char *scratch, 
         if (vet_source(p.ii, student, allowed, dirs, why, len) != 0)
             return -1;
     }
+    p.from_ii = b->cpu;
     if (sandboxed(b, STEP_OBJECT, &p, why, len) != 0)
         return -1;
     student_warnings(b, spec, &p);
