@@ -354,6 +354,19 @@ static int skeleton_dir(const build_env *b, const spec_lab *spec, char *dir, siz
 }
 
 /*
+ * Where the kit holds the file of one of a lab's uses ("NN-slug/file"): the reference solution, or
+ * in the student kit, which has none, its untouched skeleton (else labs/).
+ */
+static void use_source(const build_env *b, const char *use, char *path, size_t len)
+{
+    snprintf(path, len, "%s/solutions/%s", b->kit, use);
+    if (access(path, R_OK) != 0)
+        snprintf(path, len, "%s/%s/%s", b->kit, STUDENT_KIT_SKELETONS, use);
+    if (access(path, R_OK) != 0)
+        snprintf(path, len, "%s/labs/%s", b->kit, use);
+}
+
+/*
  * The lab's runner built from its skeleton (skeleton_dir()) and the reference copies of the labs it
  * uses, or in the student kit, which has none, their untouched skeletons. It is rebuilt when any of
  * them, the harness, common/ or the compiler changes.
@@ -375,11 +388,7 @@ static int lab_object(const build_env *b, const spec_lab *spec, const char *labd
         files[n++] = spec->files[f];
     }
     for (int u = 0; u < spec->nuses; u++) {
-        snprintf(names[n], sizeof names[n], "%s/solutions/%s", b->kit, spec->uses[u]);
-        if (access(names[n], R_OK) != 0)
-            snprintf(names[n], sizeof names[n], "%s/%s/%s", b->kit, STUDENT_KIT_SKELETONS, spec->uses[u]);
-        if (access(names[n], R_OK) != 0)
-            snprintf(names[n], sizeof names[n], "%s/labs/%s", b->kit, spec->uses[u]);
+        use_source(b, spec->uses[u], names[n], sizeof names[n]);
         files[n] = names[n], n++;
         files[n++] = strchr(spec->uses[u], '/') + 1;
     }
@@ -614,9 +623,7 @@ int build_check_source(const build_env *b, const spec_lab *spec, const char *scr
         snprintf(names[n], sizeof names[n], "%s/labs/%s/harness", b->kit, spec->lab);
         inputs[n] = names[n], n++;
         for (int u = 0; u < spec->nuses; u++, n++) { /* the files of the lab's uses, where the scratch's come from */
-            snprintf(names[n], sizeof names[n], "%s/solutions/%s", b->kit, spec->uses[u]);
-            if (access(names[n], R_OK) != 0)
-                snprintf(names[n], sizeof names[n], "%s/%s/%s", b->kit, STUDENT_KIT_SKELETONS, spec->uses[u]);
+            use_source(b, spec->uses[u], names[n], sizeof names[n]);
             inputs[n] = names[n];
         }
         labcheck_argv(b, spec, spec->files[f], skel, dir, cache, buf, argv);
